@@ -1,0 +1,205 @@
+//! Faces: a node's attachment to a link (net face) or to a local application (app face).
+//!
+//! A net face owns the node's outgoing transmit queue for its link (drop-tail, capacity in
+//! packets or bytes) and an optional Interest queue that a shaping scheme fills and releases.
+//! The driver pulls packets off the transmit queue when its link is free
+//! ([`crate::node::Node::poll_transmit`]), so "out" counters count packets handed to the link.
+
+use crate::packet::{Interest, Packet, PacketType};
+use std::collections::VecDeque;
+
+/// A face's index within its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FaceId(pub u32);
+
+impl FaceId {
+    /// The id ndnSIM would show (faces are numbered from 256).
+    pub fn ndnsim_id(self) -> u32 {
+        256 + self.0
+    }
+}
+
+/// What a face is attached to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaceKind {
+    /// A link to node `peer` (driver's link index `link`).
+    Net { peer: u32, link: u32 },
+    /// A local application (index into the node's apps).
+    App { app: u32 },
+}
+
+/// Drop-tail capacity of a transmit queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueLimit {
+    Packets(u32),
+    Bytes(u64),
+}
+
+/// Cumulative per-face counters (the driver samples and differences them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FaceCounters {
+    /// Packets received, by [`PacketType`] index (Interest, Data, Nack).
+    pub in_pkts: [u64; 3],
+    pub in_bytes: [u64; 3],
+    /// Packets sent (handed to the link or delivered to the app), by type.
+    pub out_pkts: [u64; 3],
+    pub out_bytes: [u64; 3],
+    /// PIT in-records on this face satisfied by Data / expired.
+    pub in_satisfied: u64,
+    pub in_timed_out: u64,
+    /// PIT out-records on this face satisfied by Data / expired.
+    pub out_satisfied: u64,
+    pub out_timed_out: u64,
+    /// Transmit-queue overflows.
+    pub drops: u64,
+    pub drop_bytes: u64,
+    /// Data marked (congestion mark set) on the way out of this face.
+    pub marks: u64,
+}
+
+impl FaceCounters {
+    pub fn count_in(&mut self, p: &Packet) {
+        let k = p.kind() as usize;
+        self.in_pkts[k] += 1;
+        self.in_bytes[k] += p.size() as u64;
+    }
+    pub fn count_out(&mut self, p: &Packet) {
+        let k = p.kind() as usize;
+        self.out_pkts[k] += 1;
+        self.out_bytes[k] += p.size() as u64;
+    }
+    pub fn out_of(&self, t: PacketType) -> u64 {
+        self.out_pkts[t as usize]
+    }
+    pub fn in_of(&self, t: PacketType) -> u64 {
+        self.in_pkts[t as usize]
+    }
+}
+
+/// One face.
+#[derive(Clone, Debug)]
+pub struct Face {
+    pub id: FaceId,
+    pub kind: FaceKind,
+    limit: QueueLimit,
+    queue: VecDeque<Packet>,
+    queue_bytes: u64,
+    /// Interests held back by a shaping scheme (`InterestVerdict::Queue`).
+    pub interest_queue: VecDeque<Interest>,
+    pub counters: FaceCounters,
+    /// Largest transmit-queue length (packets) since the driver last reset it.
+    pub window_max_pkts: u64,
+    /// Largest transmit-queue length over the whole run.
+    pub max_pkts: u64,
+    pub max_bytes: u64,
+}
+
+impl Face {
+    pub fn new(id: FaceId, kind: FaceKind, limit: QueueLimit) -> Self {
+        Face {
+            id,
+            kind,
+            limit,
+            queue: VecDeque::new(),
+            queue_bytes: 0,
+            interest_queue: VecDeque::new(),
+            counters: FaceCounters::default(),
+            window_max_pkts: 0,
+            max_pkts: 0,
+            max_bytes: 0,
+        }
+    }
+
+    pub fn is_app(&self) -> bool {
+        matches!(self.kind, FaceKind::App { .. })
+    }
+
+    /// Packets waiting in the transmit queue (not counting one being serialized).
+    pub fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Bytes waiting in the transmit queue.
+    pub fn queue_bytes(&self) -> u64 {
+        self.queue_bytes
+    }
+
+    pub fn limit(&self) -> QueueLimit {
+        self.limit
+    }
+
+    /// Appends to the transmit queue; on overflow counts a drop and returns false.
+    pub fn enqueue(&mut self, p: Packet) -> bool {
+        let size = p.size() as u64;
+        let full = match self.limit {
+            QueueLimit::Packets(n) => self.queue.len() >= n as usize,
+            QueueLimit::Bytes(b) => self.queue_bytes + size > b,
+        };
+        if full {
+            self.counters.drops += 1;
+            self.counters.drop_bytes += size;
+            return false;
+        }
+        self.queue.push_back(p);
+        self.queue_bytes += size;
+        let len = self.queue.len() as u64;
+        self.window_max_pkts = self.window_max_pkts.max(len);
+        self.max_pkts = self.max_pkts.max(len);
+        self.max_bytes = self.max_bytes.max(self.queue_bytes);
+        true
+    }
+
+    /// Takes the head of the transmit queue and counts it as sent.
+    pub fn dequeue(&mut self) -> Option<Packet> {
+        let p = self.queue.pop_front()?;
+        self.queue_bytes -= p.size() as u64;
+        self.counters.count_out(&p);
+        Some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::name::{Name, NameId};
+    use crate::packet::InterestExt;
+    use crate::time::Duration;
+
+    fn interest(size: u32) -> Packet {
+        Packet::Interest(Interest {
+            name: Name::new(NameId(1), 0),
+            nonce: 0,
+            lifetime: Duration::from_secs(4),
+            can_be_prefix: false,
+            must_be_fresh: false,
+            hop_limit: None,
+            size,
+            ext: InterestExt::default(),
+        })
+    }
+
+    #[test]
+    fn drop_tail_in_packets_and_bytes() {
+        let mut f = Face::new(
+            FaceId(0),
+            FaceKind::Net { peer: 1, link: 0 },
+            QueueLimit::Packets(2),
+        );
+        assert!(f.enqueue(interest(40)));
+        assert!(f.enqueue(interest(40)));
+        assert!(!f.enqueue(interest(40)));
+        assert_eq!((f.counters.drops, f.counters.drop_bytes), (1, 40));
+        assert!(f.dequeue().is_some());
+        assert_eq!(f.counters.out_of(PacketType::Interest), 1);
+        let mut g = Face::new(
+            FaceId(0),
+            FaceKind::Net { peer: 1, link: 0 },
+            QueueLimit::Bytes(100),
+        );
+        assert!(g.enqueue(interest(60)));
+        assert!(!g.enqueue(interest(41)));
+        assert!(g.enqueue(interest(40)));
+        assert_eq!(g.queue_bytes(), 100);
+        assert_eq!(g.max_pkts, 2);
+    }
+}

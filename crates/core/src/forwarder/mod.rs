@@ -1,0 +1,444 @@
+//! The forwarder: NFD-style pipelines over FIB, PIT and Content Store, a strategy, and an
+//! optional router-side congestion-control module.
+//!
+//! The state machine follows the crate's sans-IO contract: `handle_*` for input,
+//! `poll_timeout()` / `on_timeout(now)` for time, and outputs left in buffers the owner drains
+//! (`app_out` for local applications, net faces' transmit queues plus the `ready` list for links).
+
+pub mod strategy;
+
+use crate::face::{Face, FaceId, FaceKind, QueueLimit};
+use crate::name::{Name, NameId, NameTable};
+use crate::packet::{Data, Interest, Nack, NackReason, Packet};
+use crate::rng::RngStream;
+use crate::schemes::{InterestVerdict, RouterModule};
+use crate::table::cs::ContentStore;
+use crate::table::fib::Fib;
+use crate::table::pit::Pit;
+use crate::time::{Duration, Instant};
+use smallvec::SmallVec;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+pub use strategy::Strategy;
+
+/// Per-node counters (cumulative).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeCounters {
+    /// PIT entries satisfied by Data.
+    pub satisfied: u64,
+    /// PIT entries that expired.
+    pub timed_out: u64,
+    /// Data with no PIT entry.
+    pub unsolicited_data: u64,
+    /// Interests answered with Nack(Duplicate) (loops).
+    pub loops: u64,
+    /// Interests dropped as an exact duplicate (same nonce, same face).
+    pub duplicates: u64,
+    /// Interests aggregated into an existing PIT entry.
+    pub aggregated: u64,
+    /// Nacks that matched no out-record.
+    pub unmatched_nacks: u64,
+}
+
+/// The outcome of trying to send an Interest on one face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendOutcome {
+    Sent,
+    Queued,
+    /// Refused by the router module, with a Nack reason or silently.
+    Refused(Option<NackReason>),
+}
+
+impl SendOutcome {
+    pub fn accepted(self) -> bool {
+        matches!(self, SendOutcome::Sent | SendOutcome::Queued)
+    }
+}
+
+/// Everything the strategy may act on: tables, faces, module and outputs.
+#[derive(Debug)]
+pub struct FwCore {
+    pub names: Arc<NameTable>,
+    pub faces: Vec<Face>,
+    pub fib: Fib,
+    pub pit: Pit,
+    pub cs: ContentStore,
+    pub module: RouterModule,
+    pub counters: NodeCounters,
+    /// Size of a Nack's header added to the Interest it carries, in bytes.
+    pub nack_overhead: u32,
+    /// Packets for local applications, drained by the node.
+    pub app_out: Vec<(FaceId, Packet)>,
+    /// Net faces whose transmit queue went from empty to non-empty, drained by the driver.
+    pub ready: Vec<FaceId>,
+    pub rng: RngStream,
+    pit_timers: BinaryHeap<Reverse<(Instant, Name)>>,
+    queued_interests: usize,
+}
+
+/// A forwarder: a strategy over a [`FwCore`].
+#[derive(Debug)]
+pub struct Forwarder {
+    pub core: FwCore,
+    pub strategy: Strategy,
+    tick: Option<(Duration, Instant)>,
+}
+
+impl FwCore {
+    /// Sends any packet out of `face`: to the app, or onto the transmit queue.
+    pub fn emit(&mut self, face: FaceId, p: Packet) {
+        let f = &mut self.faces[face.0 as usize];
+        if f.is_app() {
+            f.counters.count_out(&p);
+            self.app_out.push((face, p));
+        } else if f.enqueue(p) && f.queue_len() == 1 {
+            self.ready.push(face);
+        }
+    }
+
+    /// Action: forward the pending Interest `name` on `face`, subject to the router module.
+    pub fn send_interest(&mut self, now: Instant, name: Name, face: FaceId) -> SendOutcome {
+        let Some(entry) = self.pit.get(&name) else {
+            return SendOutcome::Refused(None);
+        };
+        let interest = entry.interest;
+        match self
+            .module
+            .on_interest_out(now, face, &interest, &self.faces)
+        {
+            InterestVerdict::Admit => {
+                self.pit.get_mut(&name).expect("entry").upsert_out_record(
+                    face,
+                    interest.nonce,
+                    now,
+                );
+                self.emit(face, Packet::Interest(interest));
+                SendOutcome::Sent
+            }
+            InterestVerdict::Queue => {
+                self.pit.get_mut(&name).expect("entry").upsert_out_record(
+                    face,
+                    interest.nonce,
+                    now,
+                );
+                self.faces[face.0 as usize]
+                    .interest_queue
+                    .push_back(interest);
+                self.queued_interests += 1;
+                SendOutcome::Queued
+            }
+            InterestVerdict::Nack(r) => SendOutcome::Refused(Some(r)),
+            InterestVerdict::Drop => SendOutcome::Refused(None),
+        }
+    }
+
+    /// Action: send a Data on `face`, letting the router module mark or stamp it.
+    pub fn send_data(&mut self, now: Instant, face: FaceId, mut data: Data) {
+        let was_marked = data.ext.mark;
+        self.module.on_data_out(now, face, &mut data, &self.faces);
+        if data.ext.mark && !was_marked {
+            self.faces[face.0 as usize].counters.marks += 1;
+        }
+        self.emit(face, Packet::Data(data));
+    }
+
+    /// Action: send a Nack for `interest` on `face`.
+    pub fn send_nack(&mut self, face: FaceId, interest: Interest, reason: NackReason) {
+        let size = interest.size + self.nack_overhead;
+        self.emit(
+            face,
+            Packet::Nack(Nack {
+                reason,
+                interest,
+                size,
+            }),
+        );
+    }
+
+    /// Action: Nack every downstream of the pending Interest `name` and erase its entry.
+    pub fn reject_pending_interest(&mut self, name: Name, reason: NackReason) {
+        let Some(entry) = self.pit.remove(&name) else {
+            return;
+        };
+        for r in entry.in_records.iter() {
+            let mut i = entry.interest;
+            i.nonce = r.nonce;
+            self.send_nack(r.face, i, reason);
+        }
+    }
+
+    fn schedule_expiry(&mut self, at: Instant, name: Name) {
+        self.pit_timers.push(Reverse((at, name)));
+    }
+
+    /// Releases Interests held by the router module on every face it now lets go.
+    fn release_queued(&mut self, now: Instant) {
+        if self.queued_interests == 0 {
+            return;
+        }
+        for fi in 0..self.faces.len() {
+            let queued = self.faces[fi].interest_queue.len();
+            if queued == 0 {
+                continue;
+            }
+            let face = FaceId(fi as u32);
+            let n = self
+                .module
+                .release_interests(now, face, queued, &self.faces);
+            for _ in 0..n {
+                let i = self.faces[fi].interest_queue.pop_front().expect("queued");
+                self.queued_interests -= 1;
+                if self.pit.get(&i.name).is_some() {
+                    self.emit(face, Packet::Interest(i));
+                }
+            }
+        }
+    }
+}
+
+/// How a forwarder is set up.
+#[derive(Clone, Debug)]
+pub struct ForwarderConfig {
+    pub strategy: Strategy,
+    /// Content Store capacity in packets (0 = off).
+    pub cs_capacity: usize,
+    pub nack_overhead: u32,
+}
+
+impl Forwarder {
+    pub fn new(
+        names: Arc<NameTable>,
+        config: ForwarderConfig,
+        module: RouterModule,
+        rng: RngStream,
+    ) -> Self {
+        let tick = module
+            .tick_interval()
+            .filter(|d| d.0 > 0)
+            .map(|d| (d, Instant::ZERO + d));
+        Forwarder {
+            core: FwCore {
+                names,
+                faces: Vec::new(),
+                fib: Fib::new(),
+                pit: Pit::new(),
+                cs: ContentStore::new(config.cs_capacity),
+                module,
+                counters: NodeCounters::default(),
+                nack_overhead: config.nack_overhead,
+                app_out: Vec::new(),
+                ready: Vec::new(),
+                rng,
+                pit_timers: BinaryHeap::new(),
+                queued_interests: 0,
+            },
+            strategy: config.strategy,
+            tick,
+        }
+    }
+
+    /// Adds a face; returns its id. App faces ignore `limit`.
+    pub fn add_face(&mut self, kind: FaceKind, limit: QueueLimit) -> FaceId {
+        let id = FaceId(self.core.faces.len() as u32);
+        self.core.faces.push(Face::new(id, kind, limit));
+        id
+    }
+
+    /// Registers a route: Interests under `prefix` may go out on `face`.
+    pub fn add_route(&mut self, prefix: NameId, face: FaceId, cost: u32) {
+        self.core.fib.add_nexthop(prefix, face, cost);
+    }
+
+    pub fn faces(&self) -> &[Face] {
+        &self.core.faces
+    }
+
+    /// Incoming Interest pipeline.
+    pub fn handle_interest(&mut self, now: Instant, in_face: FaceId, interest: Interest) {
+        let core = &mut self.core;
+        core.faces[in_face.0 as usize]
+            .counters
+            .count_in(&Packet::Interest(interest));
+        if core.cs.enabled() {
+            if let Some(d) = core.cs.lookup(interest.name, interest.must_be_fresh, now) {
+                core.send_data(now, in_face, d);
+                return;
+            }
+        }
+        let name = interest.name;
+        let expiry = now + interest.lifetime;
+        let forward = match core.pit.get_mut(&name) {
+            Some(entry) => {
+                if entry.has_nonce(interest.nonce) {
+                    let same = entry
+                        .in_record(in_face)
+                        .is_some_and(|r| r.nonce == interest.nonce);
+                    if same {
+                        core.counters.duplicates += 1;
+                    } else {
+                        core.counters.loops += 1;
+                        core.send_nack(in_face, interest, NackReason::Duplicate);
+                    }
+                    return;
+                }
+                let retransmission = entry.in_record(in_face).is_some();
+                let pending = entry.out_records.iter().any(|r| !r.nacked);
+                entry.upsert_in_record(in_face, interest.nonce, now, expiry);
+                entry.interest = interest;
+                if !retransmission && pending {
+                    core.counters.aggregated += 1;
+                }
+                retransmission || !pending
+            }
+            None => {
+                core.pit.insert(interest, expiry).upsert_in_record(
+                    in_face,
+                    interest.nonce,
+                    now,
+                    expiry,
+                );
+                true
+            }
+        };
+        core.schedule_expiry(expiry, name);
+        if forward {
+            self.strategy
+                .after_receive_interest(&mut self.core, now, name, in_face);
+        }
+        self.core.release_queued(now);
+    }
+
+    /// Incoming Data pipeline.
+    pub fn handle_data(&mut self, now: Instant, in_face: FaceId, mut data: Data) {
+        let core = &mut self.core;
+        let f = &mut core.faces[in_face.0 as usize];
+        f.counters.count_in(&Packet::Data(data));
+        if !f.is_app() {
+            data.ext.hops = data.ext.hops.saturating_add(1);
+        }
+        core.module.on_data_in(now, in_face, &data, &core.faces);
+        let Some(entry) = core.pit.get_mut(&data.name) else {
+            core.counters.unsolicited_data += 1;
+            return;
+        };
+        let done = match data.ext.segment {
+            Some(seg) => {
+                let left = entry.segments_left.get_or_insert(seg.count);
+                *left = left.saturating_sub(1);
+                *left == 0
+            }
+            None => true,
+        };
+        let downstream: SmallVec<[FaceId; 4]> = entry
+            .in_records
+            .iter()
+            .map(|r| r.face)
+            .filter(|&f| f != in_face)
+            .collect();
+        let upstream: SmallVec<[FaceId; 4]> = entry.out_records.iter().map(|r| r.face).collect();
+        core.cs.insert(data, now);
+        self.strategy
+            .before_satisfy_interest(core, now, data.name, in_face);
+        for &face in &downstream {
+            core.send_data(now, face, data);
+        }
+        if done {
+            core.pit.remove(&data.name);
+            core.counters.satisfied += 1;
+            for &face in &downstream {
+                core.faces[face.0 as usize].counters.in_satisfied += 1;
+            }
+            for &face in &upstream {
+                core.faces[face.0 as usize].counters.out_satisfied += 1;
+            }
+        }
+        core.release_queued(now);
+    }
+
+    /// Incoming Nack pipeline.
+    pub fn handle_nack(&mut self, now: Instant, in_face: FaceId, nack: Nack) {
+        let core = &mut self.core;
+        core.faces[in_face.0 as usize]
+            .counters
+            .count_in(&Packet::Nack(nack));
+        core.module.on_nack_in(now, in_face, &nack, &core.faces);
+        let name = nack.interest.name;
+        let matched = core.pit.get_mut(&name).and_then(|e| {
+            e.out_records
+                .iter_mut()
+                .find(|r| r.face == in_face && r.nonce == nack.interest.nonce)
+        });
+        match matched {
+            Some(out) => out.nacked = true,
+            None => {
+                core.counters.unmatched_nacks += 1;
+                return;
+            }
+        }
+        self.strategy
+            .after_receive_nack(core, now, name, in_face, nack.reason);
+        self.core.release_queued(now);
+    }
+
+    /// Any packet from a face.
+    pub fn handle_packet(&mut self, now: Instant, face: FaceId, p: Packet) {
+        match p {
+            Packet::Interest(i) => self.handle_interest(now, face, i),
+            Packet::Data(d) => self.handle_data(now, face, d),
+            Packet::Nack(n) => self.handle_nack(now, face, n),
+        }
+    }
+
+    /// When the forwarder next needs [`Forwarder::on_timeout`] (PIT expiry, module tick).
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let pit = self.core.pit_timers.peek().map(|Reverse((t, _))| *t);
+        let tick = self.tick.map(|(_, t)| t);
+        match (pit, tick) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Expires PIT entries and runs the module tick.
+    pub fn on_timeout(&mut self, now: Instant) {
+        let core = &mut self.core;
+        while let Some(&Reverse((t, name))) = core.pit_timers.peek() {
+            if t > now {
+                break;
+            }
+            core.pit_timers.pop();
+            let expired = core.pit.get(&name).is_some_and(|e| e.expiry <= now);
+            if !expired {
+                continue;
+            }
+            let e = core.pit.remove(&name).expect("entry");
+            core.counters.timed_out += 1;
+            for r in &e.in_records {
+                core.faces[r.face.0 as usize].counters.in_timed_out += 1;
+            }
+            for r in &e.out_records {
+                core.faces[r.face.0 as usize].counters.out_timed_out += 1;
+            }
+        }
+        if let Some((period, next)) = self.tick {
+            if now >= next {
+                core.module.on_tick(now, &core.faces);
+                let mut n = next;
+                while n <= now {
+                    n += period;
+                }
+                self.tick = Some((period, n));
+            }
+        }
+        core.release_queued(now);
+    }
+
+    /// The next packet to put on the link of net face `face`, if any.
+    pub fn poll_transmit(&mut self, face: FaceId) -> Option<Packet> {
+        self.core.faces.get_mut(face.0 as usize)?.dequeue()
+    }
+}
+
+#[cfg(test)]
+mod tests;

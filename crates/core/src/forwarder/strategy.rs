@@ -1,0 +1,173 @@
+//! Forwarding strategies, with NFD's trigger names.
+//!
+//! Triggers: `after_receive_interest`, `after_receive_nack`, `before_satisfy_interest`.
+//! Actions (the only mutators) live on [`FwCore`]: `send_interest`, `send_data`, `send_nack`,
+//! `reject_pending_interest`.
+//!
+//! * **best-route**: the lowest-cost next hop other than the incoming face; if the router module
+//!   refuses it, the next one in cost order; if none admits the Interest, Nack downstream
+//!   (NoRoute without any next hop).
+//! * **multicast**: every next hop other than the incoming face.
+//! * **weighted-multipath**: one next hop drawn with probability proportional to its weight
+//!   (node's random stream); on refusal, the others in cost order.
+//!
+//! On a Nack, every strategy tries the next hops not tried yet; when none is left and every
+//! upstream has Nacked, the Nack goes to every downstream.
+
+use super::{FwCore, SendOutcome};
+use crate::face::FaceId;
+use crate::name::Name;
+use crate::packet::NackReason;
+use crate::table::fib::NextHop;
+use crate::time::Instant;
+use smallvec::SmallVec;
+
+/// The strategy of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strategy {
+    #[default]
+    BestRoute,
+    Multicast,
+    WeightedMultipath,
+}
+
+impl Strategy {
+    /// Parses the scenario's strategy key.
+    pub fn from_key(key: &str) -> Option<Strategy> {
+        match key {
+            "best-route" => Some(Strategy::BestRoute),
+            "multicast" => Some(Strategy::Multicast),
+            "weighted-multipath" => Some(Strategy::WeightedMultipath),
+            _ => None,
+        }
+    }
+
+    fn candidates(core: &FwCore, name: Name, exclude: &[FaceId]) -> SmallVec<[NextHop; 4]> {
+        match core.fib.lpm(&core.names, name) {
+            Some(e) => e
+                .nexthops
+                .iter()
+                .filter(|nh| !exclude.contains(&nh.face))
+                .copied()
+                .collect(),
+            None => SmallVec::new(),
+        }
+    }
+
+    /// Faces that must not be used for `name`: downstreams, and upstreams already tried.
+    fn used_faces(core: &FwCore, name: Name) -> SmallVec<[FaceId; 4]> {
+        match core.pit.get(&name) {
+            Some(e) => e
+                .in_records
+                .iter()
+                .map(|r| r.face)
+                .chain(e.out_records.iter().map(|r| r.face))
+                .collect(),
+            None => SmallVec::new(),
+        }
+    }
+
+    /// Moves the weighted pick to the front of `hops` (weighted-multipath).
+    fn weighted_first(core: &mut FwCore, hops: &mut [NextHop]) {
+        let total: f64 = hops.iter().map(|h| h.weight).sum();
+        if hops.len() < 2 || total <= 0.0 {
+            return;
+        }
+        let mut x = core.rng.uniform() * total;
+        let mut pick = hops.len() - 1;
+        for (i, h) in hops.iter().enumerate() {
+            if x < h.weight {
+                pick = i;
+                break;
+            }
+            x -= h.weight;
+        }
+        hops[..=pick].rotate_right(1);
+    }
+
+    /// Tries `hops` in order (all of them for multicast); true if any accepted.
+    /// On total refusal returns the last Nack reason given by the module, if any.
+    fn try_hops(
+        self,
+        core: &mut FwCore,
+        now: Instant,
+        name: Name,
+        hops: &[NextHop],
+    ) -> Result<(), Option<NackReason>> {
+        let mut accepted = false;
+        let mut reason = None;
+        for nh in hops {
+            match core.send_interest(now, name, nh.face) {
+                SendOutcome::Refused(r) => reason = r.or(reason),
+                _ => {
+                    accepted = true;
+                    if self != Strategy::Multicast {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        if accepted {
+            Ok(())
+        } else {
+            Err(reason)
+        }
+    }
+
+    /// Trigger: a new (or retransmitted) Interest needs forwarding.
+    pub fn after_receive_interest(
+        self,
+        core: &mut FwCore,
+        now: Instant,
+        name: Name,
+        in_face: FaceId,
+    ) {
+        let mut hops = Self::candidates(core, name, &[in_face]);
+        if hops.is_empty() {
+            core.reject_pending_interest(name, NackReason::NoRoute);
+            return;
+        }
+        if self == Strategy::WeightedMultipath {
+            Self::weighted_first(core, &mut hops);
+        }
+        match self.try_hops(core, now, name, &hops) {
+            Ok(()) => {}
+            Err(Some(reason)) => core.reject_pending_interest(name, reason),
+            // Silently dropped on every face: the entry waits for its expiry.
+            Err(None) => {}
+        }
+    }
+
+    /// Trigger: a Nack came back from upstream face `in_face`.
+    pub fn after_receive_nack(
+        self,
+        core: &mut FwCore,
+        now: Instant,
+        name: Name,
+        _in_face: FaceId,
+        reason: NackReason,
+    ) {
+        let used = Self::used_faces(core, name);
+        let hops = Self::candidates(core, name, &used);
+        if !hops.is_empty() && self.try_hops(core, now, name, &hops).is_ok() {
+            return;
+        }
+        let all_nacked = core
+            .pit
+            .get(&name)
+            .is_some_and(|e| e.out_records.iter().all(|r| r.nacked));
+        if all_nacked {
+            core.reject_pending_interest(name, reason);
+        }
+    }
+
+    /// Trigger: a Data is about to satisfy the pending Interest `name`.
+    pub fn before_satisfy_interest(
+        self,
+        _core: &mut FwCore,
+        _now: Instant,
+        _name: Name,
+        _in_face: FaceId,
+    ) {
+    }
+}

@@ -1,0 +1,3 @@
+//! Reusable parts that schemes compose.
+
+pub mod rtt_estimator;

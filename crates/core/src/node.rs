@@ -1,0 +1,213 @@
+//! A node: a forwarder and the applications attached to it through app faces.
+//!
+//! The node is the unit a driver talks to. Its contract is the crate's sans-IO contract:
+//!
+//! ```text
+//! handle_packet(now, face, packet)   a packet arrived from the link of a net face
+//! poll_timeout() -> Option<Instant>  when the node next wants on_timeout (None: never)
+//! on_timeout(now)                    time has reached (at least) that instant
+//! poll_transmit(face) -> Option<Packet>   the link of `face` is free: the next packet, if any
+//! take_ready(&mut Vec<FaceId>)       net faces whose transmit queue became non-empty
+//! ```
+//!
+//! The node never reads a clock, sleeps, or touches a socket. Calling `on_timeout` earlier than
+//! asked is harmless (nothing is due), so a driver may wake it spuriously.
+
+use crate::app::App;
+use crate::face::{FaceId, FaceKind, QueueLimit};
+use crate::forwarder::Forwarder;
+use crate::name::NameId;
+use crate::packet::Packet;
+use crate::time::Instant;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AppState {
+    Waiting,
+    Running,
+    Stopped,
+}
+
+/// An application and its attachment.
+#[derive(Debug)]
+pub struct AppSlot {
+    pub app: App,
+    pub face: FaceId,
+    pub start: Instant,
+    pub stop: Option<Instant>,
+    state: AppState,
+    scheduled: Option<Instant>,
+}
+
+impl AppSlot {
+    fn next_wake(&self) -> Option<Instant> {
+        match self.state {
+            AppState::Waiting => Some(self.start),
+            AppState::Stopped => None,
+            AppState::Running => match (self.app.poll_timeout(), self.stop) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Node {
+    pub fwd: Forwarder,
+    pub apps: Vec<AppSlot>,
+    app_timers: BinaryHeap<Reverse<(Instant, u32)>>,
+    scratch: Vec<Packet>,
+}
+
+impl Node {
+    pub fn new(fwd: Forwarder) -> Self {
+        Node {
+            fwd,
+            apps: Vec::new(),
+            app_timers: BinaryHeap::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Adds a net face towards `peer` over the driver's link `link`.
+    pub fn add_net_face(&mut self, peer: u32, link: u32, limit: QueueLimit) -> FaceId {
+        self.fwd.add_face(FaceKind::Net { peer, link }, limit)
+    }
+
+    /// Attaches an application with its lifetime; a producer's prefix is registered on its
+    /// app face with cost 0. Returns the app face.
+    pub fn add_app(&mut self, app: App, start: Instant, stop: Option<Instant>) -> FaceId {
+        let idx = self.apps.len() as u32;
+        let face = self
+            .fwd
+            .add_face(FaceKind::App { app: idx }, QueueLimit::Packets(u32::MAX));
+        if let App::Producer(p) = &app {
+            self.fwd.add_route(p.cfg.prefix, face, 0);
+        }
+        self.apps.push(AppSlot {
+            app,
+            face,
+            start,
+            stop,
+            state: AppState::Waiting,
+            scheduled: None,
+        });
+        self.reschedule(idx as usize);
+        face
+    }
+
+    /// Registers a route on a net face.
+    pub fn add_route(&mut self, prefix: NameId, face: FaceId, cost: u32) {
+        self.fwd.add_route(prefix, face, cost);
+    }
+
+    fn reschedule(&mut self, i: usize) {
+        let slot = &mut self.apps[i];
+        let next = slot.next_wake();
+        if next != slot.scheduled {
+            slot.scheduled = next;
+            if let Some(t) = next {
+                self.app_timers.push(Reverse((t, i as u32)));
+            }
+        }
+    }
+
+    /// Passes packets between the forwarder and the apps until both are quiet.
+    fn pump(&mut self, now: Instant) {
+        while !self.fwd.core.app_out.is_empty() {
+            let batch = std::mem::take(&mut self.fwd.core.app_out);
+            for (face, p) in batch.iter() {
+                let FaceKind::App { app } = self.fwd.core.faces[face.0 as usize].kind else {
+                    continue;
+                };
+                let i = app as usize;
+                if self.apps[i].state != AppState::Running {
+                    continue;
+                }
+                let mut out = std::mem::take(&mut self.scratch);
+                let names = self.fwd.core.names.clone();
+                self.apps[i].app.handle_packet(now, &names, p, &mut out);
+                self.send_from_app(now, i, &mut out);
+                self.scratch = out;
+                self.reschedule(i);
+            }
+            let mut batch = batch;
+            batch.clear();
+            if self.fwd.core.app_out.is_empty() {
+                self.fwd.core.app_out = batch;
+            }
+        }
+    }
+
+    fn send_from_app(&mut self, now: Instant, i: usize, out: &mut Vec<Packet>) {
+        let face = self.apps[i].face;
+        for p in out.drain(..) {
+            self.fwd.handle_packet(now, face, p);
+        }
+    }
+
+    /// A packet arrived on net face `face`.
+    pub fn handle_packet(&mut self, now: Instant, face: FaceId, p: Packet) {
+        self.fwd.handle_packet(now, face, p);
+        self.pump(now);
+    }
+
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let apps = self.app_timers.peek().map(|Reverse((t, _))| *t);
+        match (self.fwd.poll_timeout(), apps) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub fn on_timeout(&mut self, now: Instant) {
+        if self.fwd.poll_timeout().is_some_and(|t| t <= now) {
+            self.fwd.on_timeout(now);
+            self.pump(now);
+        }
+        while let Some(&Reverse((t, i))) = self.app_timers.peek() {
+            if t > now {
+                break;
+            }
+            self.app_timers.pop();
+            let i = i as usize;
+            if self.apps[i].scheduled != Some(t) {
+                continue; // superseded
+            }
+            self.apps[i].scheduled = None;
+            self.wake_app(now, i);
+            self.pump(now);
+            self.reschedule(i);
+        }
+    }
+
+    fn wake_app(&mut self, now: Instant, i: usize) {
+        let mut out = std::mem::take(&mut self.scratch);
+        let slot = &mut self.apps[i];
+        if slot.state == AppState::Waiting && now >= slot.start {
+            slot.state = AppState::Running;
+            slot.app.start(now, &mut out);
+        }
+        if slot.state == AppState::Running && slot.stop.is_some_and(|s| now >= s) {
+            slot.state = AppState::Stopped;
+            slot.app.stop(now);
+        }
+        if slot.state == AppState::Running {
+            slot.app.on_timeout(now, &mut out);
+        }
+        self.send_from_app(now, i, &mut out);
+        self.scratch = out;
+    }
+
+    /// The link of net face `face` is free: the next packet to transmit.
+    pub fn poll_transmit(&mut self, face: FaceId) -> Option<Packet> {
+        self.fwd.poll_transmit(face)
+    }
+
+    /// Moves the net faces whose queue became non-empty into `into`.
+    pub fn take_ready(&mut self, into: &mut Vec<FaceId>) {
+        into.append(&mut self.fwd.core.ready);
+    }
+}

@@ -1,0 +1,104 @@
+//! Sending engines: turn a controller's rate into the instants at which Interests leave.
+//!
+//! Common model (`../shared/specs/sending-engines.md`): the engine keeps a nominal schedule
+//! t_k = t_{k−1} + 1/r; an Interest is *owed* once its nominal time has passed, and the engine
+//! releases owed Interests at its send opportunities. When r changes, the next nominal time is
+//! recomputed from the last one. One file per engine; this issue brings the ideal engine.
+
+pub mod ideal;
+
+use crate::time::{Instant, PacketRate};
+pub use ideal::Ideal;
+
+/// The contract of a sending engine (sans-IO, like every component).
+pub trait SendingEngine {
+    /// The consumer starts sending at `now` with rate `rate`: the first Interest is owed at `now`.
+    fn start(&mut self, now: Instant, rate: PacketRate);
+    /// The controller changed the rate.
+    fn set_rate(&mut self, now: Instant, rate: PacketRate);
+    /// When the engine next wants to be woken (its timer).
+    fn poll_timeout(&self) -> Option<Instant>;
+    /// The engine's timer fired at `now`: how many Interests to release now.
+    fn on_timeout(&mut self, now: Instant) -> u32;
+    /// A Data or Nack was just processed (a receive interrupt, no timer): how many Interests to
+    /// release now. Engines without smoothing release none here.
+    fn on_receive(&mut self, _now: Instant) -> u32 {
+        0
+    }
+}
+
+/// The nominal schedule t_k shared by every engine, in fractional nanoseconds so long runs do
+/// not drift.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Nominal {
+    /// Nominal time of the next Interest (ns).
+    pub next_ns: f64,
+    /// Current spacing 1/r (ns).
+    pub interval_ns: f64,
+}
+
+impl Nominal {
+    pub fn start(now: Instant, rate: PacketRate) -> Self {
+        Nominal {
+            next_ns: now.0 as f64,
+            interval_ns: rate.interval_ns(),
+        }
+    }
+
+    /// Re-spaces the next nominal time from the last one: t_next = t_last + 1/r_new.
+    pub fn set_rate(&mut self, rate: PacketRate) {
+        let last = self.next_ns - self.interval_ns;
+        self.interval_ns = rate.interval_ns();
+        self.next_ns = last + self.interval_ns;
+    }
+
+    /// The instant of the next nominal time (rounded up to the nanosecond).
+    pub fn next_instant(&self) -> Instant {
+        Instant(self.next_ns.max(0.0).ceil() as u64)
+    }
+
+    /// Counts and consumes the nominal times at or before `now`.
+    pub fn take_owed(&mut self, now: Instant) -> u32 {
+        let t = now.0 as f64;
+        let mut n = 0;
+        while self.next_ns <= t {
+            n += 1;
+            self.next_ns += self.interval_ns;
+        }
+        n
+    }
+}
+
+/// The sending engine of a consumer, dispatched by `match`.
+#[derive(Clone, Debug)]
+pub enum Engine {
+    Ideal(Ideal),
+}
+
+impl SendingEngine for Engine {
+    fn start(&mut self, now: Instant, rate: PacketRate) {
+        match self {
+            Engine::Ideal(e) => e.start(now, rate),
+        }
+    }
+    fn set_rate(&mut self, now: Instant, rate: PacketRate) {
+        match self {
+            Engine::Ideal(e) => e.set_rate(now, rate),
+        }
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        match self {
+            Engine::Ideal(e) => e.poll_timeout(),
+        }
+    }
+    fn on_timeout(&mut self, now: Instant) -> u32 {
+        match self {
+            Engine::Ideal(e) => e.on_timeout(now),
+        }
+    }
+    fn on_receive(&mut self, now: Instant) -> u32 {
+        match self {
+            Engine::Ideal(e) => e.on_receive(now),
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The in-memory packet model. The simulator carries sizes, never payload bytes.
+
+use crate::name::Name;
+use crate::time::{Duration, Instant};
+
+/// Why an Interest was returned (NDNLPv2 NackReason codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NackReason {
+    /// 50: the upstream is congested.
+    Congestion,
+    /// 100: duplicate nonce (a loop).
+    Duplicate,
+    /// 150: no route, or every upstream gave up.
+    NoRoute,
+}
+
+impl NackReason {
+    pub fn code(self) -> u64 {
+        match self {
+            NackReason::Congestion => 50,
+            NackReason::Duplicate => 100,
+            NackReason::NoRoute => 150,
+        }
+    }
+}
+
+/// Scheme extension fields of an Interest.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct InterestExt {
+    /// MIRCC multipath class / path id.
+    pub class: u8,
+}
+
+/// An Interest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interest {
+    pub name: Name,
+    pub nonce: u32,
+    pub lifetime: Duration,
+    pub can_be_prefix: bool,
+    pub must_be_fresh: bool,
+    pub hop_limit: Option<u8>,
+    /// Wire size in bytes.
+    pub size: u32,
+    pub ext: InterestExt,
+}
+
+/// Segment information for chunk-switched answers (one Interest, N Data).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SegmentInfo {
+    pub index: u32,
+    pub count: u32,
+}
+
+/// Scheme extension fields of a Data (hop-by-hop signals; NDNLPv2 headers on the wire).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DataExt {
+    /// Congestion mark (NDNLPv2 CongestionMark; CHoPCoP REM, PCON, ndnSieve).
+    pub mark: bool,
+    /// Explicit rate stamp in Interests/s (MIRCC), the path minimum so far.
+    pub rate_stamp: Option<f64>,
+    /// Segment i of n answering one Interest (CHoPCoP).
+    pub segment: Option<SegmentInfo>,
+    /// Network hops travelled (ndnSIM's HopCount tag).
+    pub hops: u16,
+}
+
+/// A Data packet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Data {
+    pub name: Name,
+    /// Payload size in bytes.
+    pub payload: u32,
+    /// Wire size in bytes (payload + header).
+    pub size: u32,
+    pub freshness: Duration,
+    /// When the producer created it (for Content Store freshness).
+    pub created: Instant,
+    pub ext: DataExt,
+}
+
+/// A Nack: an Interest returned with a reason.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Nack {
+    pub reason: NackReason,
+    pub interest: Interest,
+    /// Wire size in bytes (the Interest plus the LpPacket header).
+    pub size: u32,
+}
+
+/// Any network-layer packet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Packet {
+    Interest(Interest),
+    Data(Data),
+    Nack(Nack),
+}
+
+/// The type of a packet, for counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketType {
+    Interest = 0,
+    Data = 1,
+    Nack = 2,
+}
+
+impl Packet {
+    pub fn size(&self) -> u32 {
+        match self {
+            Packet::Interest(i) => i.size,
+            Packet::Data(d) => d.size,
+            Packet::Nack(n) => n.size,
+        }
+    }
+    pub fn kind(&self) -> PacketType {
+        match self {
+            Packet::Interest(_) => PacketType::Interest,
+            Packet::Data(_) => PacketType::Data,
+            Packet::Nack(_) => PacketType::Nack,
+        }
+    }
+    pub fn name(&self) -> Name {
+        match self {
+            Packet::Interest(i) => i.name,
+            Packet::Data(d) => d.name,
+            Packet::Nack(n) => n.interest.name,
+        }
+    }
+}

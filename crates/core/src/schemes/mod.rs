@@ -1,0 +1,134 @@
+//! Router-side congestion-control modules and the plug points they use.
+//!
+//! A scheme's router part hooks into the forwarding pipeline at five points (see
+//! `../shared/specs/substrate.md`): an Interest about to go out on a face (admit, queue, Nack or
+//! drop), a Data about to go out on a face (mark, stamp), Data and Nack arriving, and a periodic
+//! tick. Every hook can read the node's faces (queue lengths and counters).
+//!
+//! Built-in schemes are variants of [`RouterModule`], dispatched by `match`; `Custom` takes any
+//! [`RouterHooks`] implementation, for experiments and tests. No paper scheme exists yet.
+
+use crate::face::{Face, FaceId};
+use crate::packet::{Data, Interest, Nack, NackReason};
+use crate::time::{Duration, Instant};
+
+/// What a router module decides for an Interest about to leave on a face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterestVerdict {
+    /// Send it now (enqueue on the face's transmit queue).
+    Admit,
+    /// Hold it in the face's Interest queue until [`RouterHooks::release_interests`] lets it go.
+    Queue,
+    /// Refuse it on this face with this reason; the strategy may try another face, and if none
+    /// admits it the Interest is Nacked downstream.
+    Nack(NackReason),
+    /// Refuse it silently on this face.
+    Drop,
+}
+
+/// The plug points of a router-side scheme. Every method has a neutral default.
+pub trait RouterHooks: std::fmt::Debug {
+    /// An Interest is about to go out on `face`.
+    fn on_interest_out(
+        &mut self,
+        _now: Instant,
+        _face: FaceId,
+        _interest: &Interest,
+        _faces: &[Face],
+    ) -> InterestVerdict {
+        InterestVerdict::Admit
+    }
+    /// A Data is about to go out on `face`: set `data.ext.mark`, stamp `data.ext.rate_stamp`.
+    fn on_data_out(&mut self, _now: Instant, _face: FaceId, _data: &mut Data, _faces: &[Face]) {}
+    /// A Data arrived on `face` (before the PIT is consulted).
+    fn on_data_in(&mut self, _now: Instant, _face: FaceId, _data: &Data, _faces: &[Face]) {}
+    /// A Nack arrived on `face`.
+    fn on_nack_in(&mut self, _now: Instant, _face: FaceId, _nack: &Nack, _faces: &[Face]) {}
+    /// The period of [`RouterHooks::on_tick`]; `None` = no tick.
+    fn tick_interval(&self) -> Option<Duration> {
+        None
+    }
+    /// The periodic tick.
+    fn on_tick(&mut self, _now: Instant, _faces: &[Face]) {}
+    /// How many of the `queued` Interests held on `face` may go out now. Asked after every tick
+    /// and after every packet the node handles, for faces whose Interest queue is not empty.
+    fn release_interests(
+        &mut self,
+        _now: Instant,
+        _face: FaceId,
+        _queued: usize,
+        _faces: &[Face],
+    ) -> usize {
+        0
+    }
+}
+
+/// The router module of a node.
+#[derive(Debug, Default)]
+pub enum RouterModule {
+    /// Plain NDN forwarding.
+    #[default]
+    None,
+    /// A user-supplied module.
+    Custom(Box<dyn RouterHooks + Send>),
+}
+
+impl RouterModule {
+    fn hooks(&mut self) -> Option<&mut (dyn RouterHooks + Send)> {
+        match self {
+            RouterModule::None => None,
+            RouterModule::Custom(h) => Some(h.as_mut()),
+        }
+    }
+
+    pub fn on_interest_out(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        interest: &Interest,
+        faces: &[Face],
+    ) -> InterestVerdict {
+        match self.hooks() {
+            Some(h) => h.on_interest_out(now, face, interest, faces),
+            None => InterestVerdict::Admit,
+        }
+    }
+    pub fn on_data_out(&mut self, now: Instant, face: FaceId, data: &mut Data, faces: &[Face]) {
+        if let Some(h) = self.hooks() {
+            h.on_data_out(now, face, data, faces)
+        }
+    }
+    pub fn on_data_in(&mut self, now: Instant, face: FaceId, data: &Data, faces: &[Face]) {
+        if let Some(h) = self.hooks() {
+            h.on_data_in(now, face, data, faces)
+        }
+    }
+    pub fn on_nack_in(&mut self, now: Instant, face: FaceId, nack: &Nack, faces: &[Face]) {
+        if let Some(h) = self.hooks() {
+            h.on_nack_in(now, face, nack, faces)
+        }
+    }
+    pub fn tick_interval(&self) -> Option<Duration> {
+        match self {
+            RouterModule::None => None,
+            RouterModule::Custom(h) => h.tick_interval(),
+        }
+    }
+    pub fn on_tick(&mut self, now: Instant, faces: &[Face]) {
+        if let Some(h) = self.hooks() {
+            h.on_tick(now, faces)
+        }
+    }
+    pub fn release_interests(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        queued: usize,
+        faces: &[Face],
+    ) -> usize {
+        match self.hooks() {
+            Some(h) => h.release_interests(now, face, queued, faces).min(queued),
+            None => queued,
+        }
+    }
+}

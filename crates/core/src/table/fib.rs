@@ -1,0 +1,122 @@
+//! Forwarding Information Base: name prefix → next hops with costs, longest-prefix match.
+
+use crate::face::FaceId;
+use crate::name::{Name, NameId, NameTable};
+use smallvec::SmallVec;
+
+/// One next hop of a FIB entry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NextHop {
+    pub face: FaceId,
+    /// Routing cost; lower is preferred.
+    pub cost: u32,
+    /// Share of traffic for the weighted-multipath strategy (default 1; set by schemes such as
+    /// PCON or the ndnSieve controller).
+    pub weight: f64,
+}
+
+/// The next hops of one prefix, kept sorted by (cost, face).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FibEntry {
+    pub prefix: NameId,
+    pub nexthops: SmallVec<[NextHop; 4]>,
+}
+
+/// The FIB, indexed densely by [`NameId`] (names are interned at set-up, so the table is small).
+#[derive(Clone, Debug, Default)]
+pub struct Fib {
+    entries: Vec<Option<FibEntry>>,
+}
+
+impl Fib {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds (or updates the cost of) a next hop for `prefix`.
+    pub fn add_nexthop(&mut self, prefix: NameId, face: FaceId, cost: u32) {
+        let i = prefix.0 as usize;
+        if self.entries.len() <= i {
+            self.entries.resize(i + 1, None);
+        }
+        let e = self.entries[i].get_or_insert_with(|| FibEntry {
+            prefix,
+            nexthops: SmallVec::new(),
+        });
+        match e.nexthops.iter_mut().find(|nh| nh.face == face) {
+            Some(nh) => nh.cost = cost,
+            None => e.nexthops.push(NextHop {
+                face,
+                cost,
+                weight: 1.0,
+            }),
+        }
+        e.nexthops.sort_by_key(|nh| (nh.cost, nh.face));
+    }
+
+    /// Sets the weighted-multipath share of a next hop; false if there is no such next hop.
+    pub fn set_weight(&mut self, prefix: NameId, face: FaceId, weight: f64) -> bool {
+        let nh = self
+            .entries
+            .get_mut(prefix.0 as usize)
+            .and_then(|e| e.as_mut())
+            .and_then(|e| e.nexthops.iter_mut().find(|nh| nh.face == face));
+        match nh {
+            Some(nh) => {
+                nh.weight = weight.max(0.0);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The entry of exactly `prefix`.
+    pub fn get(&self, prefix: NameId) -> Option<&FibEntry> {
+        self.entries.get(prefix.0 as usize)?.as_ref()
+    }
+
+    /// Longest-prefix match of a full name (the sequence component never matches an entry).
+    pub fn lpm(&self, names: &NameTable, name: Name) -> Option<&FibEntry> {
+        let mut cur = Some(name.base);
+        while let Some(id) = cur {
+            if let Some(e) = self.get(id) {
+                return Some(e);
+            }
+            cur = names.parent(id);
+        }
+        None
+    }
+
+    /// Every entry, in prefix-id order.
+    pub fn iter(&self) -> impl Iterator<Item = &FibEntry> {
+        self.entries.iter().flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn longest_prefix_match_and_cost_order() {
+        let mut names = NameTable::new();
+        let p = names.intern("/p");
+        let pa = names.intern("/p/a");
+        let q = names.intern("/q");
+        let mut fib = Fib::new();
+        fib.add_nexthop(NameId::ROOT, FaceId(9), 1);
+        fib.add_nexthop(p, FaceId(2), 10);
+        fib.add_nexthop(p, FaceId(1), 5);
+        let e = fib.lpm(&names, Name::new(pa, 4)).unwrap();
+        assert_eq!(e.prefix, p);
+        assert_eq!(e.nexthops[0].face, FaceId(1));
+        assert_eq!(e.nexthops[1].face, FaceId(2));
+        assert_eq!(
+            fib.lpm(&names, Name::new(q, 0)).unwrap().prefix,
+            NameId::ROOT
+        );
+        fib.add_nexthop(p, FaceId(2), 1);
+        assert_eq!(fib.get(p).unwrap().nexthops[0].face, FaceId(2));
+        assert_eq!(fib.get(p).unwrap().nexthops.len(), 2);
+    }
+}

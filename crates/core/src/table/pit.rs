@@ -1,0 +1,131 @@
+//! Pending Interest Table.
+//!
+//! One entry per name (selectors are not modelled separately). In-records remember which
+//! downstream faces asked, with which nonce and until when; out-records remember which upstream
+//! faces were asked. A Data consumes the entry — or, for chunk-switched answers (one Interest,
+//! N Data segments), once all N segments have passed.
+
+use crate::face::FaceId;
+use crate::name::Name;
+use crate::packet::Interest;
+use crate::time::Instant;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InRecord {
+    pub face: FaceId,
+    pub nonce: u32,
+    pub arrived: Instant,
+    pub expiry: Instant,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OutRecord {
+    pub face: FaceId,
+    pub nonce: u32,
+    pub sent: Instant,
+    /// A Nack came back on this face.
+    pub nacked: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct PitEntry {
+    /// The Interest as last received (forwarded again on retries).
+    pub interest: Interest,
+    pub in_records: SmallVec<[InRecord; 2]>,
+    pub out_records: SmallVec<[OutRecord; 2]>,
+    /// When the entry expires: the latest in-record expiry.
+    pub expiry: Instant,
+    /// Data segments still expected, once the first segment told the count.
+    pub segments_left: Option<u32>,
+}
+
+impl PitEntry {
+    pub fn in_record(&self, face: FaceId) -> Option<&InRecord> {
+        self.in_records.iter().find(|r| r.face == face)
+    }
+    pub fn out_record(&self, face: FaceId) -> Option<&OutRecord> {
+        self.out_records.iter().find(|r| r.face == face)
+    }
+    /// True if `nonce` was seen on any record.
+    pub fn has_nonce(&self, nonce: u32) -> bool {
+        self.in_records.iter().any(|r| r.nonce == nonce)
+            || self.out_records.iter().any(|r| r.nonce == nonce)
+    }
+    /// Inserts or refreshes the in-record of `face`; updates the entry's expiry.
+    pub fn upsert_in_record(&mut self, face: FaceId, nonce: u32, now: Instant, expiry: Instant) {
+        match self.in_records.iter_mut().find(|r| r.face == face) {
+            Some(r) => {
+                r.nonce = nonce;
+                r.arrived = now;
+                r.expiry = expiry;
+            }
+            None => self.in_records.push(InRecord {
+                face,
+                nonce,
+                arrived: now,
+                expiry,
+            }),
+        }
+        self.expiry = self
+            .in_records
+            .iter()
+            .map(|r| r.expiry)
+            .max()
+            .unwrap_or(expiry);
+    }
+    /// Inserts or refreshes the out-record of `face`.
+    pub fn upsert_out_record(&mut self, face: FaceId, nonce: u32, now: Instant) {
+        match self.out_records.iter_mut().find(|r| r.face == face) {
+            Some(r) => {
+                r.nonce = nonce;
+                r.sent = now;
+                r.nacked = false;
+            }
+            None => self.out_records.push(OutRecord {
+                face,
+                nonce,
+                sent: now,
+                nacked: false,
+            }),
+        }
+    }
+}
+
+/// The PIT.
+#[derive(Clone, Debug, Default)]
+pub struct Pit {
+    entries: FxHashMap<Name, PitEntry>,
+}
+
+impl Pit {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn get(&self, name: &Name) -> Option<&PitEntry> {
+        self.entries.get(name)
+    }
+    pub fn get_mut(&mut self, name: &Name) -> Option<&mut PitEntry> {
+        self.entries.get_mut(name)
+    }
+    /// Creates an entry for `interest` (replacing none: the caller checked it is absent).
+    pub fn insert(&mut self, interest: Interest, expiry: Instant) -> &mut PitEntry {
+        self.entries.entry(interest.name).or_insert(PitEntry {
+            interest,
+            in_records: SmallVec::new(),
+            out_records: SmallVec::new(),
+            expiry,
+            segments_left: None,
+        })
+    }
+    pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {
+        self.entries.remove(name)
+    }
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}

@@ -1,0 +1,28 @@
+//! ndncc-sim: the deterministic discrete-event driver of ndncc-core.
+//!
+//! * Virtual time in integer nanoseconds; an event queue keyed `(time, seq)`: events at the same
+//!   instant run in the order they were scheduled (FIFO ties), so a run is a pure function of the
+//!   scenario and its seed.
+//! * Links per `../shared/specs/substrate.md`: full duplex point-to-point, a packet waits in the
+//!   sender face's drop-tail queue, takes `size·8/bandwidth` to serialize (rounded up to the
+//!   nanosecond), then the propagation delay to arrive; optional random loss per direction.
+//! * One seeded random stream per component (node, app, link direction), derived from
+//!   `(seed, run, kind, index)`.
+
+pub mod output;
+pub mod spec;
+pub mod summary;
+mod world;
+
+pub use output::{Column, SimOutput, Table};
+pub use spec::{ScenarioSpec, SpecError};
+pub use world::{run, RunOptions, SimError};
+
+/// A name prefix must be a URI starting with `/`.
+pub(crate) fn check_prefix(p: &str) -> Result<(), String> {
+    if p.starts_with('/') {
+        Ok(())
+    } else {
+        Err(format!("prefix '{p}' must start with '/'"))
+    }
+}

@@ -1,0 +1,376 @@
+//! The *resolved* scenario: what the simulator runs.
+//!
+//! Users write TOML (see `docs/scenario.md`); `python/ndncc/scenario.py` validates it, converts
+//! every unit to integers (nanoseconds, bits per second, bytes), computes routes, and hands this
+//! structure over as JSON. Everything here is already checked by Python; [`ScenarioSpec::check`]
+//! re-checks the invariants the simulator relies on so that a hand-written spec gets an error,
+//! never a panic.
+//!
+//! Indices (`node`, `link`, `app`) are positions in the corresponding vectors.
+
+use serde::{Deserialize, Serialize};
+
+/// A whole resolved scenario.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSpec {
+    /// Scenario name, copied into the summary.
+    pub name: String,
+    /// Simulated duration in nanoseconds.
+    pub duration_ns: u64,
+    /// Base seed (ns-3's `RngSeed`).
+    #[serde(default)]
+    pub seed: u64,
+    /// Replication number selecting independent streams (ns-3's `RngRun`).
+    #[serde(default)]
+    pub run: u64,
+    #[serde(default)]
+    pub packets: PacketSpec,
+    pub nodes: Vec<NodeSpec>,
+    #[serde(default)]
+    pub links: Vec<LinkSpec>,
+    #[serde(default)]
+    pub routes: Vec<RouteSpec>,
+    #[serde(default)]
+    pub apps: Vec<AppSpec>,
+    #[serde(default)]
+    pub trace: TraceSpec,
+}
+
+/// Packet sizes used by the simulator (it carries sizes, never payload bytes).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PacketSpec {
+    /// Wire size of every Interest in bytes (ndnSIM's `avgInterest`: 40).
+    #[serde(default = "default_interest_size")]
+    pub interest_size: u32,
+    /// Bytes added to a producer's payload to form the Data wire size (default 0: the payload
+    /// size *is* the wire size, as in the Kato experiments' "1250-byte Data").
+    #[serde(default)]
+    pub data_overhead: u32,
+    /// Wire size of a Nack header added to the Interest it carries, in bytes.
+    #[serde(default = "default_nack_overhead")]
+    pub nack_overhead: u32,
+}
+
+fn default_interest_size() -> u32 {
+    40
+}
+fn default_nack_overhead() -> u32 {
+    4
+}
+
+impl Default for PacketSpec {
+    fn default() -> Self {
+        PacketSpec {
+            interest_size: default_interest_size(),
+            data_overhead: 0,
+            nack_overhead: default_nack_overhead(),
+        }
+    }
+}
+
+/// One forwarding node.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    pub name: String,
+    /// Forwarding strategy: "best-route", "multicast" or "weighted-multipath".
+    #[serde(default = "default_strategy")]
+    pub strategy: String,
+    /// Content Store capacity in Data packets; 0 = off (the default in every seed experiment).
+    #[serde(default)]
+    pub cs_capacity: u32,
+    /// Per-node congestion-control scheme settings, keyed by scheme name. No scheme exists yet in
+    /// the foundation; the key is accepted only empty.
+    #[serde(default)]
+    pub schemes: serde_json::Map<String, serde_json::Value>,
+}
+
+fn default_strategy() -> String {
+    "best-route".to_string()
+}
+
+/// Queue capacity of one link direction (drop-tail).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub enum QueueSpec {
+    /// Capacity in packets (ns-3's DropTail default: 100).
+    Packets(u32),
+    /// Capacity in bytes.
+    Bytes(u64),
+}
+
+impl Default for QueueSpec {
+    fn default() -> Self {
+        QueueSpec::Packets(100)
+    }
+}
+
+/// A full-duplex point-to-point link between nodes `a` and `b`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub a: usize,
+    pub b: usize,
+    /// Bits per second, both directions.
+    pub bandwidth_bps: u64,
+    /// One-way propagation delay in nanoseconds.
+    pub delay_ns: u64,
+    /// Queue of the a→b direction (in a's face).
+    #[serde(default)]
+    pub queue_ab: QueueSpec,
+    /// Queue of the b→a direction (in b's face).
+    #[serde(default)]
+    pub queue_ba: QueueSpec,
+    /// Probability in [0, 1) that a packet is lost in flight, each direction independently.
+    #[serde(default)]
+    pub loss: f64,
+}
+
+/// A FIB entry: at `node`, Interests under `prefix` may go out on the face of `link`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RouteSpec {
+    pub node: usize,
+    pub prefix: String,
+    pub link: usize,
+    /// Routing cost; lower is preferred by best-route.
+    #[serde(default)]
+    pub cost: u32,
+}
+
+/// One application on a node.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AppSpec {
+    pub name: String,
+    pub node: usize,
+    #[serde(default)]
+    pub start_ns: u64,
+    /// Stop time; `None` = until the end of the run.
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
+    pub app: AppKind,
+}
+
+/// What an application does.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, tag = "kind", rename_all = "snake_case")]
+pub enum AppKind {
+    Producer(ProducerSpec),
+    Consumer(ConsumerSpec),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ProducerSpec {
+    pub prefix: String,
+    /// Payload size of each Data in bytes.
+    pub payload_size: u32,
+    /// FreshnessPeriod in nanoseconds (matters only with a Content Store).
+    #[serde(default)]
+    pub freshness_ns: u64,
+    /// Finite content: only sequence numbers `0..content_segments` exist; `None` = unbounded.
+    #[serde(default)]
+    pub content_segments: Option<u64>,
+    /// Delay between receiving an Interest and answering it, in nanoseconds.
+    #[serde(default)]
+    pub processing_delay_ns: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ConsumerSpec {
+    pub prefix: String,
+    pub controller: ControllerSpec,
+    #[serde(default)]
+    pub engine: EngineSpec,
+    /// InterestLifetime in nanoseconds (NDN default 4 s).
+    #[serde(default = "default_lifetime")]
+    pub lifetime_ns: u64,
+    /// Time after which an unanswered Interest counts as timed out; `None` = the lifetime.
+    #[serde(default)]
+    pub timeout_ns: Option<u64>,
+    /// Retransmit after a timeout.
+    #[serde(default)]
+    pub retx_on_timeout: bool,
+    /// Retransmit after a Nack.
+    #[serde(default)]
+    pub retx_on_nack: bool,
+    /// Give up a sequence number after this many transmissions.
+    #[serde(default = "default_max_tx")]
+    pub max_transmissions: u32,
+    /// First sequence number requested.
+    #[serde(default)]
+    pub start_seq: u64,
+    /// Stop after requesting this many distinct sequence numbers; `None` = unbounded.
+    #[serde(default)]
+    pub max_seq: Option<u64>,
+}
+
+fn default_lifetime() -> u64 {
+    4_000_000_000
+}
+fn default_max_tx() -> u32 {
+    u32::MAX
+}
+
+/// The congestion controller of a consumer: decides *how much*.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, tag = "type", rename_all = "snake_case")]
+pub enum ControllerSpec {
+    /// ndnSIM `ConsumerCbr`: a constant rate in Interests per second.
+    ConstantRate { rate: f64 },
+    /// A fixed window of Interests in flight.
+    FixedWindow { window: u32 },
+}
+
+/// The sending engine of a consumer: decides *when* each Interest leaves.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[serde(deny_unknown_fields, tag = "type", rename_all = "snake_case")]
+pub enum EngineSpec {
+    /// A timer for every Interest, exact to the nanosecond (ndnSIM's behaviour).
+    #[default]
+    Ideal,
+}
+
+/// What the simulator records besides counters.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TraceSpec {
+    /// Width of the time-series bins in nanoseconds (default 100 ms).
+    #[serde(default = "default_bin")]
+    pub bin_ns: u64,
+    /// Record one row per Data received by a consumer (delay table).
+    #[serde(default = "default_true")]
+    pub delays: bool,
+}
+
+fn default_bin() -> u64 {
+    100_000_000
+}
+fn default_true() -> bool {
+    true
+}
+
+impl Default for TraceSpec {
+    fn default() -> Self {
+        TraceSpec {
+            bin_ns: default_bin(),
+            delays: true,
+        }
+    }
+}
+
+/// A resolved scenario the simulator cannot run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpecError(pub String);
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "invalid scenario: {}", self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl ScenarioSpec {
+    /// Parses a resolved scenario from JSON.
+    pub fn from_json(text: &str) -> Result<Self, SpecError> {
+        let spec: ScenarioSpec =
+            serde_json::from_str(text).map_err(|e| SpecError(format!("JSON: {e}")))?;
+        spec.check()?;
+        Ok(spec)
+    }
+
+    /// Re-checks every invariant the simulator relies on.
+    pub fn check(&self) -> Result<(), SpecError> {
+        let err = |m: String| Err(SpecError(m));
+        if self.duration_ns == 0 {
+            return err("duration must be positive".into());
+        }
+        if self.nodes.is_empty() {
+            return err("no nodes".into());
+        }
+        let n = self.nodes.len();
+        for node in &self.nodes {
+            if !matches!(
+                node.strategy.as_str(),
+                "best-route" | "multicast" | "weighted-multipath"
+            ) {
+                return err(format!(
+                    "node {}: unknown strategy '{}'",
+                    node.name, node.strategy
+                ));
+            }
+            if let Some(k) = node.schemes.keys().next() {
+                return err(format!("node {}: unknown scheme '{k}'", node.name));
+            }
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            if l.a >= n || l.b >= n || l.a == l.b {
+                return err(format!("link {i}: bad endpoints {} - {}", l.a, l.b));
+            }
+            if l.bandwidth_bps == 0 {
+                return err(format!("link {i}: bandwidth must be positive"));
+            }
+            if !(0.0..1.0).contains(&l.loss) {
+                return err(format!("link {i}: loss must be in [0, 1)"));
+            }
+            for q in [l.queue_ab, l.queue_ba] {
+                if matches!(q, QueueSpec::Packets(0) | QueueSpec::Bytes(0)) {
+                    return err(format!("link {i}: queue capacity must be positive"));
+                }
+            }
+        }
+        for (i, r) in self.routes.iter().enumerate() {
+            if r.node >= n || r.link >= self.links.len() {
+                return err(format!("route {i}: bad node or link index"));
+            }
+            let l = &self.links[r.link];
+            if l.a != r.node && l.b != r.node {
+                return err(format!(
+                    "route {i}: link {} does not touch node {}",
+                    r.link, r.node
+                ));
+            }
+            crate::check_prefix(&r.prefix).map_err(|m| SpecError(format!("route {i}: {m}")))?;
+        }
+        for a in &self.apps {
+            if a.node >= n {
+                return err(format!("app {}: bad node index", a.name));
+            }
+            if let Some(stop) = a.stop_ns {
+                if stop < a.start_ns {
+                    return err(format!("app {}: stops before it starts", a.name));
+                }
+            }
+            let prefix = match &a.app {
+                AppKind::Producer(p) => &p.prefix,
+                AppKind::Consumer(c) => {
+                    match c.controller {
+                        ControllerSpec::ConstantRate { rate }
+                            if !(rate > 0.0 && rate.is_finite()) =>
+                        {
+                            return err(format!("app {}: rate must be positive", a.name));
+                        }
+                        ControllerSpec::FixedWindow { window: 0 } => {
+                            return err(format!("app {}: window must be positive", a.name));
+                        }
+                        _ => {}
+                    }
+                    if c.lifetime_ns == 0 {
+                        return err(format!("app {}: lifetime must be positive", a.name));
+                    }
+                    &c.prefix
+                }
+            };
+            crate::check_prefix(prefix).map_err(|m| SpecError(format!("app {}: {m}", a.name)))?;
+        }
+        if self.trace.bin_ns == 0 {
+            return err("trace bin must be positive".into());
+        }
+        Ok(())
+    }
+}
