@@ -20,7 +20,7 @@ impl Instant {
         self.0
     }
     pub fn as_secs_f64(self) -> f64 {
-        self.0 as f64 * 1e-9
+        self.0 as f64 / 1e9
     }
     /// Time elapsed since `earlier`, zero if `earlier` is later.
     pub fn saturating_since(self, earlier: Instant) -> Duration {
@@ -55,7 +55,7 @@ impl Duration {
         self.0
     }
     pub fn as_secs_f64(self) -> f64 {
-        self.0 as f64 * 1e-9
+        self.0 as f64 / 1e9
     }
 }
 
