@@ -43,9 +43,7 @@ def test_apps_with_null_delays_are_nan():
         "p99": None,
     }
     native["summary"] = json.dumps(summary)
-    result = Result.from_native(
-        native, scenario_name="fake", trace_options={}, extra_summary={}
-    )
+    result = Result.from_native(native, scenario_name="fake", trace_options={}, extra_summary={})
     assert result.apps["delay_ms_mean"].dtype == np.float64
     assert result.apps["delay_ms_mean"].isna().all()
 
@@ -104,9 +102,7 @@ def test_face_series_accepts_meta_indices():
     faces = np.frombuffer(table["face"][1], dtype=table["face"][0])
     nodes = np.frombuffer(table["node"][1], dtype=table["node"][0])
     index = {(f["node"], f["face"]): i for i, f in enumerate(FACES)}
-    as_index = np.array(
-        [index[(n, f)] for n, f in zip(nodes, faces, strict=True)], "<u4"
-    )
+    as_index = np.array([index[(n, f)] for n, f in zip(nodes, faces, strict=True)], "<u4")
     table["face"] = ("<u4", as_index.tobytes())
     by_index = Result.from_native(
         native, scenario_name="fake", trace_options={}, extra_summary={}
@@ -150,14 +146,12 @@ def test_bin_s_inferred_or_given():
 def test_summary_json_is_byte_identical(tmp_path):
     a = make_result(NO_FILES).save(tmp_path / "a")
     b = make_result(NO_FILES).save(tmp_path / "b")
-    assert [p.name for p in a] == ["summary.json"] == [p.name for p in b]
+    assert [p.name for p in a] == ["summary.json", "meta.json"] == [p.name for p in b]
     text = a[0].read_bytes()
     assert text == b[0].read_bytes()
     assert text.endswith(b"}\n")
     assert json.loads(text)["wall_time_s"] == EXTRA_SUMMARY["wall_time_s"]
-    assert (
-        text.decode() == json.dumps(json.loads(text), sort_keys=True, indent=2) + "\n"
-    )
+    assert text.decode() == json.dumps(json.loads(text), sort_keys=True, indent=2) + "\n"
 
 
 def test_parquet_is_byte_identical_and_round_trips(tmp_path):
@@ -167,14 +161,10 @@ def test_parquet_is_byte_identical_and_round_trips(tmp_path):
     names = sorted(PARQUET_FILES.values())
     assert sorted(p.name for p in a if p.suffix == ".parquet") == names
     for name in names:
-        assert (tmp_path / "a" / name).read_bytes() == (
-            tmp_path / "b" / name
-        ).read_bytes()
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     again = make_result(opts)
     again.save(tmp_path / "a")  # overwriting gives the same bytes too
-    assert (tmp_path / "a" / names[0]).read_bytes() == (
-        tmp_path / "b" / names[0]
-    ).read_bytes()
+    assert (tmp_path / "a" / names[0]).read_bytes() == (tmp_path / "b" / names[0]).read_bytes()
     back = pd.read_parquet(tmp_path / "a" / "app_series.parquet")
     assert list(back.columns) == list(again.series.columns)
     np.testing.assert_allclose(back["throughput_mbps"], again.series["throughput_mbps"])
@@ -190,6 +180,7 @@ def test_save_follows_trace_options(tmp_path):
     paths = make_result(opts).save(tmp_path)
     assert [p.name for p in paths] == [
         "summary.json",
+        "meta.json",
         "rate-trace.txt",
         "app-delays-trace.txt",
     ]

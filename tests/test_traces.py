@@ -149,9 +149,7 @@ def test_rate_trace_period_must_be_multiple_of_bin(tmp_path):
 
 def test_rate_trace_without_node_series(tmp_path):
     result = make_result()
-    path = write_rate_trace(
-        tmp_path / "r.txt", result.face_series, result.meta, 0.1, 0.1
-    )
+    path = write_rate_trace(tmp_path / "r.txt", result.face_series, result.meta, 0.1, 0.1)
     assert "\tall\t" not in path.read_text()
 
 
@@ -185,9 +183,7 @@ def test_app_delays_trace_empty(tmp_path):
 def test_drop_and_cs_traces(tmp_path):
     result = make_result()
     drop = (
-        traces.write_drop_trace(
-            tmp_path / "drop.txt", result.face_series, result.meta, 0.1, 0.1
-        )
+        traces.write_drop_trace(tmp_path / "drop.txt", result.face_series, result.meta, 0.1, 0.1)
         .read_text()
         .splitlines()
     )
@@ -197,9 +193,7 @@ def test_drop_and_cs_traces(tmp_path):
     assert drop[4] == "0.2\tp1\tcombined\tDrop\t8\t9.76562\t1\t1.2207"
     assert drop[6] == "0.3\tp1\tcombined\tDrop\t1.6\t1.95312\t0\t0"
     cs = (
-        traces.write_cs_trace(
-            tmp_path / "cs.txt", result.node_series, result.meta, 0.2, 0.1
-        )
+        traces.write_cs_trace(tmp_path / "cs.txt", result.node_series, result.meta, 0.2, 0.1)
         .read_text()
         .splitlines()
     )

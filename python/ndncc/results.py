@@ -390,6 +390,40 @@ class Result:
             trace_options=trace_options,
         )
 
+    @classmethod
+    def load(cls, out_dir: str | Path) -> Result:
+        """Read a result written by ``save`` (summary.json, meta.json and the Parquet files).
+
+        Raises ``FileNotFoundError`` naming the missing file, ``ValueError`` for a damaged one.
+        """
+        out = Path(out_dir)
+        for name in ("summary.json", "meta.json"):
+            if not (out / name).is_file():
+                raise FileNotFoundError(f"{out / name}: missing (is {out} an ndncc run directory?)")
+        try:
+            summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+            meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{out}: damaged JSON file: {e}") from e
+        frames = {}
+        for attr, name in PARQUET_FILES.items():
+            path = out / name
+            if not path.is_file():
+                raise FileNotFoundError(f"{path}: missing (run with trace.parquet = true)")
+            try:
+                frames[attr] = pd.read_parquet(path)
+            except Exception as e:  # pyarrow raises several types for truncated files
+                raise ValueError(f"{path}: unreadable Parquet file ({e})") from e
+        return cls(
+            summary=summary,
+            meta=meta,
+            apps=_apps_frame(summary),
+            faces=_faces_frame(summary),
+            scenario_name=summary.get("scenario", out.name),
+            trace_options={"figures": True},
+            **frames,
+        )
+
     def __repr__(self) -> str:
         return (
             f"Result(scenario={self.scenario_name!r}, consumers={len(self.apps)}, "
@@ -432,7 +466,11 @@ class Result:
         opts = self.trace_options
         summary_path = out / "summary.json"
         summary_path.write_text(self.summary_json(), encoding="utf-8", newline="\n")
-        written = [summary_path]
+        meta_path = out / "meta.json"
+        meta_path.write_text(
+            json.dumps(self.meta, sort_keys=True, indent=2) + "\n", encoding="utf-8", newline="\n"
+        )
+        written = [summary_path, meta_path]
         if opts.get("parquet", True):
             written += [
                 _write_parquet(getattr(self, attr), out / name)

@@ -1,0 +1,50 @@
+# ndncc — two commands on a fresh machine:
+#   make demo   creates .venv, builds, runs the demo scenario, writes figures, prints where
+#   make test   builds and runs every Rust and Python test
+# After either, the CLI is at .venv/bin/ndncc.
+
+VENV    := .venv
+PY      := $(VENV)/bin/python
+NDNCC   := $(VENV)/bin/ndncc
+STAMP   := $(VENV)/.ndncc-build
+SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.toml' -o -name 'Cargo.toml') Cargo.toml pyproject.toml
+
+.PHONY: demo test build lint fmt bench clean
+
+$(VENV)/bin/maturin:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet "maturin>=1.7,<2"
+
+# Release build of the native module, installed editable with the runtime and test dependencies.
+$(STAMP): $(VENV)/bin/maturin $(SOURCES)
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --extras test --quiet
+	@touch $(STAMP)
+
+build: $(STAMP)
+
+demo: build
+	$(NDNCC) run scenarios/demo/dumbbell.toml --out results/demo
+	@echo ""
+	@echo "Demo done. Summary, tables and figures are in results/demo/:"
+	@ls results/demo/*.png | sed 's/^/  /'
+
+test: build
+	cargo test --workspace --quiet
+	$(PY) -m pytest -q
+
+lint: build
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	$(VENV)/bin/ruff check python tests
+
+fmt:
+	cargo fmt --all
+	$(VENV)/bin/ruff format python tests
+
+bench: build
+	$(NDNCC) bench
+
+clean:
+	cargo clean
+	rm -rf $(VENV) results

@@ -1,0 +1,47 @@
+"""ndncc — a laboratory for congestion control in Named Data Networking.
+
+Quick use::
+
+    import ndncc
+    result = ndncc.run("scenarios/demo/dumbbell.toml", seed=2)
+    result.apps            # one row per consumer (DataFrame)
+    result.series          # per-consumer time series
+    result.save("out/")    # summary.json, Parquet tables, figures
+
+A scenario can also be built in Python with :class:`ndncc.Scenario`.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
+from .scenario import Scenario, ScenarioError
+
+try:
+    __version__ = _version("ndncc")
+except PackageNotFoundError:  # running from a source tree without installation
+    __version__ = "0.0.0+source"
+
+__all__ = ["Result", "Scenario", "ScenarioError", "__version__", "run"]
+
+
+def run(scenario, *, out=None, progress=None, **overrides):
+    """Run a scenario and return its :class:`ndncc.results.Result`.
+
+    ``scenario`` is a path to a TOML file or a :class:`Scenario`. ``overrides`` are ``seed``,
+    ``run``, ``duration``, ``name`` and ``overrides={"dotted.path": value}`` (see
+    :meth:`Scenario.with_overrides`). ``out``, when given, is a directory the result is saved
+    into. ``progress(sim_time_s, duration_s)`` is called from time to time.
+    """
+    from .runner import run as _run
+
+    return _run(scenario, out=out, progress=progress, **overrides)
+
+
+def __getattr__(name):
+    if name == "Result":
+        from .results import Result
+
+        return Result
+    raise AttributeError(name)

@@ -1,0 +1,339 @@
+"""The ``ndncc`` command line.
+
+Exit codes (stable, for scripts):
+
+* 0 — success
+* 1 — internal error (a bug in ndncc: please report it with the command line)
+* 2 — usage error (unknown command or flag, bad flag value)
+* 3 — invalid input: a scenario that does not validate, a missing or damaged file
+* 130 — interrupted (Ctrl-C)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+EXIT_INPUT = 3
+EXIT_INTERRUPTED = 130
+
+
+class InputError(Exception):
+    """A user-facing problem with an input file or value (exit code 3)."""
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# progress
+
+
+class _LazyProgress:
+    """A rich progress bar that appears only once a run has lasted more than `delay_s`."""
+
+    def __init__(self, label: str, delay_s: float = 1.0, enabled: bool = True) -> None:
+        self.label = label
+        self.delay_s = delay_s
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self.progress = None
+        self.task = None
+
+    def __call__(self, sim_s: float, total_s: float) -> None:
+        if not self.enabled or time.perf_counter() - self.started < self.delay_s:
+            return
+        if self.progress is None:
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.progress = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed:.2f}/{task.total:.2f} s simulated"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=_console(stderr=True),
+                transient=True,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task(self.label, total=total_s)
+        self.progress.update(self.task, completed=sim_s)
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# commands
+
+
+def _parse_set(items: list[str] | None) -> dict[str, Any]:
+    """``--set key=value`` pairs; values are parsed as TOML scalars when possible."""
+    import tomllib
+
+    out: dict[str, Any] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise InputError(f"--set {item!r}: expected KEY=VALUE, e.g. --set trace.bin=50ms")
+        key, raw = item.split("=", 1)
+        try:
+            value = tomllib.loads(f"v = {raw}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw
+        out[key.strip()] = value
+    return out
+
+
+def _print_consumers(console, result) -> None:
+    from rich.table import Table
+
+    apps = result.summary.get("apps", [])
+    if not apps:
+        console.print("no consumers in this scenario")
+        return
+    t = Table(title=f"{result.summary['scenario']} — consumers", title_justify="left")
+    for col in (
+        "app",
+        "node",
+        "Interests",
+        "Data",
+        "Nacks",
+        "timeouts",
+        "throughput (Mbit/s)",
+        "delivery",
+        "delay mean (ms)",
+        "delay p99 (ms)",
+    ):
+        t.add_column(col, justify="left" if col in ("app", "node") else "right")
+
+    def num(x, fmt):
+        return "—" if x is None else format(x, fmt)
+
+    for a in apps:
+        d = a.get("delay_ms", {})
+        t.add_row(
+            a["name"],
+            a["node"],
+            str(a["interests_sent"]),
+            str(a["data_received"]),
+            str(a["nacks_received"]),
+            str(a["timeouts"]),
+            num(a["throughput_mbps"], ".3f"),
+            num(a["delivery_ratio"], ".4f"),
+            num(d.get("mean"), ".2f"),
+            num(d.get("p99"), ".2f"),
+        )
+    console.print(t)
+    jain = result.summary.get("fairness_jain")
+    console.print(
+        f"Jain fairness index: {num(jain, '.4f')}   events: {result.summary['events']:,}   "
+        f"wall: {result.summary['wall_time_s']:.3f} s"
+    )
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from . import runner
+
+    console = _console()
+    overrides = {"overrides": _parse_set(args.set)} if args.set else {}
+    if args.no_figures:
+        overrides.setdefault("overrides", {})["trace.figures"] = False
+    sc = runner.load_scenario(
+        args.scenario, seed=args.seed, run=args.run, duration=args.duration, **overrides
+    )
+    spec_name = sc.resolve()["name"]
+    out = Path(args.out) if args.out else Path("results") / spec_name
+    progress = _LazyProgress(f"running {spec_name}", enabled=not args.quiet)
+    try:
+        result = runner.run(sc, out=out, progress=progress)
+    finally:
+        progress.close()
+    if not args.quiet:
+        _print_consumers(console, result)
+        console.print(f"results written to [bold]{out}/[/bold] (summary.json, Parquet, figures)")
+    return EXIT_OK
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .scenario import Scenario, ScenarioError
+
+    console = _console()
+    status = EXIT_OK
+    for path in args.scenarios:
+        try:
+            sc = Scenario.load(path)
+            spec = sc.resolve()
+        except ScenarioError as e:
+            status = EXIT_INPUT
+            _console(stderr=True).print(str(e), markup=False)
+            continue
+        for w in sc.warnings:
+            console.print(f"warning: {w}", markup=False)
+        console.print(
+            f"{path}: OK — {len(spec['nodes'])} nodes, {len(spec['links'])} links, "
+            f"{len(spec['routes'])} routes, {len(spec['apps'])} apps",
+            markup=False,
+        )
+    return status
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from .results import Result
+
+    try:
+        result = Result.load(args.run_dir)
+    except (FileNotFoundError, ValueError) as e:
+        raise InputError(str(e)) from e
+    out = Path(args.out) if args.out else Path(args.run_dir)
+    paths = result.plot(out)
+    console = _console()
+    for p in paths:
+        console.print(str(p), markup=False)
+    if not paths:
+        console.print("nothing to plot (the run has no time series)")
+    return EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    names = args.workload or list(bench.WORKLOADS)
+    unknown = [n for n in names if n not in bench.WORKLOADS]
+    if unknown:
+        raise InputError(
+            f"unknown workload {unknown[0]!r}; known: {', '.join(bench.WORKLOADS)}"
+        )
+    results = {}
+    console = _console(stderr=args.json)
+    for name in names:
+        if not args.json:
+            console.print(f"running {name} …", markup=False)
+        results[name] = bench.measure(name, repeat=args.repeat)
+    if args.json:
+        print(json.dumps(results, indent=2, sort_keys=True))
+    else:
+        bench.print_table(_console(), results)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    p = argparse.ArgumentParser(
+        prog="ndncc",
+        description="A laboratory for congestion control in Named Data Networking.",
+        epilog="Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid input, "
+        "130 interrupted.",
+    )
+    p.add_argument("--version", action="version", version=f"ndncc {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    r = sub.add_parser(
+        "run",
+        help="run a scenario in the simulator",
+        description="Run a scenario and write summary.json, Parquet tables and figures.",
+    )
+    r.add_argument("scenario", help="scenario TOML file (see docs/scenario.md)")
+    r.add_argument("--out", metavar="DIR", help="output directory (default results/<name>)")
+    r.add_argument("--seed", type=int, help="override [scenario] seed")
+    r.add_argument("--run", type=int, help="override [scenario] run (replication number)")
+    r.add_argument("--duration", help="override [scenario] duration, e.g. 5s")
+    r.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override any value by dotted path, e.g. --set trace.bin=50ms "
+        "--set 'links[0].bandwidth=\"20Mbps\"' (repeatable)",
+    )
+    r.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    r.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    r.set_defaults(func=cmd_run)
+
+    v = sub.add_parser(
+        "validate",
+        help="check scenario files without running them",
+        description="Check scenario files: every mistake is listed with the file, the key, "
+        "the problem and a fix.",
+    )
+    v.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario TOML files")
+    v.set_defaults(func=cmd_validate)
+
+    pl = sub.add_parser(
+        "plot",
+        help="redraw the figures of a finished run",
+        description="Redraw the figures of a run directory written by 'ndncc run'.",
+    )
+    pl.add_argument("run_dir", metavar="DIR", help="a directory written by 'ndncc run'")
+    pl.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: DIR)")
+    pl.set_defaults(func=cmd_plot)
+
+    b = sub.add_parser(
+        "bench",
+        help="measure simulator speed on the standard workloads",
+        description="Run the benchmark workloads (each in a fresh process) and report wall "
+        "time, events, events/s, packet-hops/s and peak RSS.",
+    )
+    b.add_argument("--json", action="store_true", help="print one JSON object keyed by workload")
+    b.add_argument(
+        "--workload", action="append", metavar="NAME", help="run only this workload (repeatable)"
+    )
+    b.add_argument(
+        "--repeat", type=int, default=3, help="runs per workload; the fastest counts (default 3)"
+    )
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .scenario import ScenarioError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    err = _console(stderr=True)
+    try:
+        return args.func(args)
+    except ScenarioError as e:
+        err.print(str(e), markup=False)
+        return EXIT_INPUT
+    except InputError as e:
+        err.print(f"error: {e}", markup=False)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as e:  # noqa: BLE001 - last-resort guard: never a bare traceback
+        err.print(
+            f"internal error: {type(e).__name__}: {e}\n"
+            "This is a bug in ndncc; please report it with the command line you used.",
+            markup=False,
+        )
+        if "NDNCC_DEBUG" in __import__("os").environ:
+            raise
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

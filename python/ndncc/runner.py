@@ -1,0 +1,71 @@
+"""Running one scenario: resolve it, hand it to the native simulator, wrap the result."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .scenario import Scenario
+
+ProgressFn = Callable[[float, float], Any]
+
+
+def load_scenario(scenario: str | Path | Scenario, **overrides: Any) -> Scenario:
+    """A :class:`Scenario` from a path or a Scenario, with overrides applied."""
+    sc = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
+    kw = {k: v for k, v in overrides.items() if v is not None}
+    return sc.with_overrides(**kw) if kw else sc
+
+
+def git_commit() -> str | None:
+    """The commit of the source tree ndncc runs from, if it is a git checkout."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(here), "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def run(
+    scenario: str | Path | Scenario,
+    *,
+    out: str | Path | None = None,
+    progress: ProgressFn | None = None,
+    tables: bool = True,
+    **overrides: Any,
+):
+    """See :func:`ndncc.run`."""
+    from . import __version__, _core
+    from .results import Result
+
+    sc = load_scenario(scenario, **overrides)
+    spec = sc.resolve()
+    options = dict(sc.trace_options)
+    options["bin_ns"] = spec["trace"]["bin_ns"]
+    started = time.perf_counter()
+    native = _core.run(json.dumps(spec), progress, tables)
+    wall = time.perf_counter() - started
+    extra = {
+        "wall_time_s": round(wall, 6),
+        "ndncc_version": __version__,
+        "git_commit": git_commit(),
+        "scenario_hash": sc.hash(),
+        "source": sc.source,
+    }
+    result = Result.from_native(
+        native, scenario_name=spec["name"], trace_options=options, extra_summary=extra
+    )
+    if out is not None:
+        result.save(out)
+    return result

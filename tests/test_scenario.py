@@ -1,0 +1,453 @@
+import json
+from pathlib import Path
+
+import pytest
+from ndncc.scenario import Scenario, ScenarioError
+
+DATA = Path(__file__).parent / "data"
+
+DUMBBELL = """
+[scenario]
+name = "dumbbell"
+duration = "10s"
+seed = 7
+
+[defaults.link]
+bandwidth = "100Mbps"
+delay = "10ms"
+
+[[links]]
+between = ["C1", "R1"]
+
+[[links]]
+between = ["C2", "R1"]
+
+[[links]]
+between = ["R1", "R2"]
+bandwidth = "10Mbps"
+delay = "50ms"
+queue = "50p"
+
+[[links]]
+between = ["R2", "P1"]
+
+[[links]]
+between = ["R2", "P2"]
+
+[[apps]]
+name = "p1"
+node = "P1"
+kind = "producer"
+prefix = "/p1"
+payload = "1250B"
+
+[[apps]]
+name = "p2"
+node = "P2"
+kind = "producer"
+prefix = "/p2"
+payload = "1250B"
+
+[[apps]]
+name = "c1"
+node = "C1"
+kind = "consumer"
+prefix = "/p1"
+rate = 500
+
+[[apps]]
+name = "c2"
+node = "C2"
+kind = "consumer"
+prefix = "/p2"
+controller = "fixed-window"
+window = 20
+start = "1s"
+stop = "8s"
+retransmit = "timeout"
+"""
+
+
+def dumbbell_builder() -> Scenario:
+    s = Scenario(name="dumbbell", duration="10s", seed=7).defaults(
+        bandwidth="100Mbps", delay="10ms"
+    )
+    s.link("C1", "R1").link("C2", "R1")
+    s.link("R1", "R2", bandwidth="10Mbps", delay="50ms", queue="50p")
+    s.link("R2", "P1").link("R2", "P2")
+    s.producer("P1", "/p1", payload="1250B", name="p1").producer(
+        "P2", "/p2", payload="1250B", name="p2"
+    )
+    s.consumer("C1", "/p1", rate=500, name="c1")
+    s.consumer(
+        "C2",
+        "/p2",
+        controller="fixed-window",
+        window=20,
+        name="c2",
+        start="1s",
+        stop="8s",
+        retransmit="timeout",
+    )
+    return s
+
+
+@pytest.fixture
+def dumbbell():
+    return Scenario.from_toml_str(DUMBBELL)
+
+
+def names(spec):
+    return [n["name"] for n in spec["nodes"]]
+
+
+def route_table(spec):
+    """{(node name, prefix): (neighbour name, cost)} from the resolved routes."""
+    nodes = names(spec)
+    table = {}
+    for r in spec["routes"]:
+        link = spec["links"][r["link"]]
+        other = link["b"] if link["a"] == r["node"] else link["a"]
+        table[(nodes[r["node"]], r["prefix"])] = (nodes[other], r["cost"])
+    return table
+
+
+def test_resolve_dumbbell(dumbbell):
+    spec = dumbbell.resolve()
+    assert spec["name"] == "dumbbell"
+    assert spec["duration_ns"] == 10_000_000_000
+    assert (spec["seed"], spec["run"]) == (7, 0)
+    assert spec["packets"] == {"interest_size": 40, "data_overhead": 0, "nack_overhead": 4}
+    assert names(spec) == ["C1", "R1", "C2", "R2", "P1", "P2"]
+    assert spec["nodes"][0] == {
+        "name": "C1",
+        "strategy": "best-route",
+        "cs_capacity": 0,
+        "schemes": {},
+    }
+    assert spec["links"][2] == {
+        "a": 1,
+        "b": 3,
+        "bandwidth_bps": 10_000_000,
+        "delay_ns": 50_000_000,
+        "queue_ab": {"packets": 50},
+        "queue_ba": {"packets": 50},
+        "loss": 0.0,
+    }
+    assert spec["links"][0]["queue_ab"] == {"packets": 100}
+    assert spec["trace"] == {"bin_ns": 100_000_000, "delays": True}
+    json.dumps(spec)  # JSON-able
+
+
+def test_resolved_apps(dumbbell):
+    apps = dumbbell.resolve()["apps"]
+    assert apps[0] == {
+        "name": "p1",
+        "node": 4,
+        "start_ns": 0,
+        "stop_ns": None,
+        "app": {
+            "kind": "producer",
+            "prefix": "/p1",
+            "payload_size": 1250,
+            "freshness_ns": 0,
+            "content_segments": None,
+            "processing_delay_ns": 0,
+        },
+    }
+    assert apps[2]["app"]["controller"] == {"type": "constant_rate", "rate": 500.0}
+    assert apps[3] == {
+        "name": "c2",
+        "node": 2,
+        "start_ns": 1_000_000_000,
+        "stop_ns": 8_000_000_000,
+        "app": {
+            "kind": "consumer",
+            "prefix": "/p2",
+            "controller": {"type": "fixed_window", "window": 20},
+            "engine": {"type": "ideal"},
+            "lifetime_ns": 4_000_000_000,
+            "timeout_ns": None,
+            "retx_on_timeout": True,
+            "retx_on_nack": False,
+            "max_transmissions": 2**32 - 1,
+            "start_seq": 0,
+            "max_seq": None,
+        },
+    }
+
+
+def test_shortest_routes_dumbbell(dumbbell):
+    table = route_table(dumbbell.resolve())
+    # cost = path delay in microseconds
+    assert table[("C1", "/p1")] == ("R1", 70_000)
+    assert table[("R1", "/p1")] == ("R2", 60_000)
+    assert table[("R2", "/p1")] == ("P1", 10_000)
+    assert table[("P2", "/p1")] == ("R2", 20_000)
+    assert table[("R1", "/p2")] == ("R2", 60_000)
+    assert ("P1", "/p1") not in table  # the producer's own prefix: served by its app face
+    assert ("P2", "/p2") not in table
+    assert len(table) == 10
+
+
+def test_routes_are_grouped_by_prefix_then_node(dumbbell):
+    routes = dumbbell.resolve()["routes"]
+    keys = [(r["prefix"], r["node"]) for r in routes]
+    assert keys == sorted(keys, key=lambda k: (["/p1", "/p2"].index(k[0]), k[1]))
+
+
+def square(metric: str | None = None) -> Scenario:
+    """C - A - P costs 1 + 1 hops but 100 ms; C - B - D - P is 3 hops, 3 ms."""
+    s = Scenario(name="sq", duration="1s").defaults(bandwidth="10Mbps")
+    s.link("C", "A", delay="50ms").link("A", "P", delay="50ms")
+    s.link("C", "B", delay="1ms", cost=5).link("B", "D", delay="1ms").link("D", "P", delay="1ms")
+    s.producer("P", "/p").consumer("C", "/p")
+    if metric:
+        s.routing(metric=metric)
+    return s
+
+
+def test_metric_delay_hops_cost():
+    assert route_table(square().resolve())[("C", "/p")] == ("B", 3000)
+    assert route_table(square("hops").resolve())[("C", "/p")] == ("A", 2)
+    assert route_table(square("cost").resolve())[("C", "/p")] == ("A", 2)
+
+
+def test_ties_take_lowest_node_index_next_hop():
+    s = Scenario(name="tie", duration="1s").defaults(bandwidth="10Mbps", delay="1ms")
+    s.node("C").node("Y").node("X")  # Y comes before X in node order
+    s.link("C", "X").link("C", "Y").link("X", "P").link("Y", "P")
+    s.producer("P", "/p").consumer("C", "/p")
+    assert route_table(s.resolve())[("C", "/p")] == ("Y", 2000)
+
+
+def test_nearest_producer_wins():
+    s = Scenario(name="two", duration="1s").defaults(bandwidth="10Mbps")
+    s.link("P1", "A", delay="5ms").link("A", "B", delay="5ms").link("B", "P2", delay="1ms")
+    s.producer("P1", "/p").producer("P2", "/p").consumer("A", "/p")
+    table = route_table(s.resolve())
+    assert table[("A", "/p")] == ("P1", 5000)
+    assert table[("B", "/p")] == ("P2", 1000)
+    assert ("P1", "/p") not in table
+    assert ("P2", "/p") not in table
+
+
+def test_zero_delay_links_do_not_loop():
+    s = Scenario(name="zero", duration="1s").defaults(bandwidth="10Mbps", delay="0ms")
+    s.link("A", "B").link("B", "C").link("A", "C").link("C", "P")
+    s.producer("P", "/p").consumer("A", "/p")
+    table = route_table(s.resolve())
+    assert table[("A", "/p")] == ("C", 0)
+    assert table[("B", "/p")] == ("C", 0)
+    assert table[("C", "/p")] == ("P", 0)
+
+
+def test_static_routes_are_added_and_replace_computed_cost(dumbbell):
+    s = dumbbell.route("C1", "/p1", "R1", cost=3).route("R1", "/other", ["C1", "C2"])
+    routes = s.resolve()["routes"]
+    nodes = names(s.resolve())
+    c1 = [r for r in routes if nodes[r["node"]] == "C1" and r["prefix"] == "/p1"]
+    assert c1 == [{"node": 0, "prefix": "/p1", "link": 0, "cost": 3}]
+    assert routes[-2:] == [
+        {"node": 1, "prefix": "/other", "link": 0, "cost": 0},
+        {"node": 1, "prefix": "/other", "link": 1, "cost": 0},
+    ]
+
+
+def test_static_mode_uses_only_listed_routes():
+    s = (
+        Scenario(name="st", duration="1s")
+        .defaults(bandwidth="10Mbps", delay="1ms")
+        .routing("static")
+    )
+    s.link("C", "R").link("R", "P").producer("P", "/p").consumer("C", "/p")
+    s.route("C", "/p", "R").route("R", "/p", "P", cost=1)
+    assert s.resolve()["routes"] == [
+        {"node": 0, "prefix": "/p", "link": 0, "cost": 0},
+        {"node": 1, "prefix": "/p", "link": 1, "cost": 1},
+    ]
+    assert s.warnings == []
+
+
+def test_static_mode_warns_about_a_consumer_without_route():
+    s = (
+        Scenario(name="st", duration="1s")
+        .defaults(bandwidth="10Mbps", delay="1ms")
+        .routing("static")
+    )
+    s.link("C", "P").producer("P", "/p").consumer("C", "/p")
+    assert s.resolve()["routes"] == []
+    assert any("no route for '/p'" in w.problem for w in s.warnings)
+
+
+def test_builder_equals_toml(dumbbell):
+    assert dumbbell_builder().resolve() == dumbbell.resolve()
+    assert dumbbell_builder().hash() == dumbbell.hash()
+
+
+def test_from_dict_equals_toml(dumbbell):
+    assert Scenario.from_dict(dumbbell.data).resolve() == dumbbell.resolve()
+
+
+def test_to_toml_round_trip(dumbbell):
+    again = Scenario.from_toml_str(dumbbell.to_toml())
+    assert again.resolve() == dumbbell.resolve()
+    built = dumbbell_builder().node("R1", strategy="multicast", cs=10, schemes={})
+    assert Scenario.from_toml_str(built.to_toml()).resolve() == built.resolve()
+
+
+def test_hash_is_stable_and_sensitive(dumbbell):
+    h = dumbbell.hash()
+    assert len(h) == 64
+    assert h == Scenario.from_toml_str(DUMBBELL).hash()
+    assert dumbbell.with_overrides(seed=8).hash() != h
+    assert dumbbell.with_overrides(run=1).hash() != h
+    assert dumbbell.with_overrides(overrides={"trace.bin": "50ms"}).hash() != h
+
+
+def test_overrides(dumbbell):
+    s = dumbbell.with_overrides(
+        seed=3,
+        run=2,
+        duration="20s",
+        name="other",
+        overrides={
+            "trace.bin": "50ms",
+            "links[2].bandwidth": "20Mbps",
+            "apps[c1].rate": 800,
+            "nodes.R1.strategy": "multicast",
+            "defaults.link.delay": "1ms",
+        },
+    )
+    spec = s.resolve()
+    assert (spec["seed"], spec["run"], spec["duration_ns"], spec["name"]) == (
+        3,
+        2,
+        20_000_000_000,
+        "other",
+    )
+    assert spec["trace"]["bin_ns"] == 50_000_000
+    assert spec["links"][2]["bandwidth_bps"] == 20_000_000
+    assert spec["links"][0]["delay_ns"] == 1_000_000
+    assert spec["apps"][2]["app"]["controller"]["rate"] == 800.0
+    # a [nodes.R1] table now exists, so R1 moves to the front of the node order
+    assert spec["nodes"][0] == {
+        "name": "R1",
+        "strategy": "multicast",
+        "cs_capacity": 0,
+        "schemes": {},
+    }
+    # the original is untouched
+    assert dumbbell.resolve()["seed"] == 7
+
+
+def test_override_by_index_default_name_and_removal():
+    s = square().with_overrides(
+        overrides={"apps[1].start": "0.5s", "apps[producer0].payload": "100B"}
+    )
+    assert s.resolve()["apps"][1]["start_ns"] == 500_000_000
+    assert s.resolve()["apps"][0]["app"]["payload_size"] == 100
+    removed = s.with_overrides(overrides={"apps[1].start": None})
+    assert removed.resolve()["apps"][1]["start_ns"] == 0
+
+
+def test_override_mistakes(dumbbell):
+    with pytest.raises(ScenarioError) as info:
+        dumbbell.with_overrides(
+            overrides={"trac.bin": "1s", "apps[9].rate": 1, "apps[nobody].rate": 1}
+        )
+    lines = str(info.value).splitlines()
+    assert lines[0] == "<overrides>: trac.bin: unknown table 'trac' (fix: did you mean 'trace'?)"
+    assert "apps[9] does not exist" in lines[1]
+    assert "no entry named 'nobody'" in lines[2]
+
+
+def test_trace_options():
+    s = square().trace(rate_trace=True, parquet=False, app_delays_trace=True, cs_trace="1s")
+    assert s.trace_options == {
+        "parquet": False,
+        "figures": True,
+        "rate_trace": 0.5,
+        "drop_trace": None,
+        "cs_trace": 1.0,
+        "app_delays_trace": True,
+        "bin_s": 0.1,
+    }
+    assert square().trace(rate_trace="1s", bin="250ms").trace_options["rate_trace"] == 1.0
+    assert square().trace_options["rate_trace"] is None
+
+
+def test_defaults_node_and_node_table():
+    data = square().data
+    data["defaults"]["node"] = {"strategy": "multicast", "cs": 50}
+    s = Scenario.from_dict(data).node("A", strategy="best-route")
+    spec = s.resolve()
+    by_name = {n["name"]: n for n in spec["nodes"]}
+    assert by_name["A"]["strategy"] == "best-route"
+    assert by_name["A"]["cs_capacity"] == 50
+    assert by_name["B"]["strategy"] == "multicast"
+
+
+def test_per_direction_queues_loss_and_bytes_queue():
+    s = Scenario(name="q", duration="1s")
+    s.link("C", "P", bandwidth="1Gbps", delay="1ms", queue="1500KB", queue_ba="10p", loss="1%")
+    s.producer("P", "/p").consumer("C", "/p")
+    link = s.resolve()["links"][0]
+    assert link["queue_ab"] == {"bytes": 1_500_000}
+    assert link["queue_ba"] == {"packets": 10}
+    assert link["loss"] == 0.01
+
+
+def test_consumer_served_by_shorter_producer_prefix():
+    s = Scenario(name="pfx", duration="1s").link("C", "P", bandwidth="1Mbps", delay="1ms")
+    s.producer("P", "/video").consumer("C", "/video/hd")
+    spec = s.resolve()
+    assert spec["routes"] == [{"node": 0, "prefix": "/video", "link": 0, "cost": 1000}]
+
+
+def test_load_file_name_and_relative_topology(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "t.txt").write_text((DATA / "six.txt").read_text())
+    path = tmp_path / "sub" / "exp.toml"
+    path.write_text(
+        '[scenario]\nduration = "1s"\n[topology]\nfile = "t.txt"\n'
+        '[[apps]]\nnode = "p1"\nkind = "producer"\nprefix = "/p"\n'
+    )
+    s = Scenario.load(path)
+    spec = s.resolve()
+    assert spec["name"] == "exp"
+    assert len(spec["links"]) == 5
+    assert s.source == str(path)
+
+
+def test_isolated_node_is_a_warning_not_an_error():
+    s = square().node("lonely")
+    s.resolve()
+    assert [(w.key, w.problem) for w in s.warnings] == [
+        ("nodes.lonely", "node 'lonely' has no links")
+    ]
+
+
+def test_bytes_per_second_bandwidth_warns():
+    s = Scenario(name="b", duration="1s").link("C", "P", bandwidth="10MBps", delay="1ms")
+    s.producer("P", "/p").consumer("C", "/p")
+    assert s.resolve()["links"][0]["bandwidth_bps"] == 80_000_000
+    assert "bytes per second" in s.warnings[0].problem
+
+
+def test_resolve_is_deterministic(dumbbell):
+    a = json.dumps(dumbbell.resolve(), sort_keys=True)
+    b = json.dumps(Scenario.from_toml_str(DUMBBELL).resolve(), sort_keys=True)
+    assert a == b
+    assert dumbbell.to_json() == a.replace(", ", ",").replace(": ", ":")
+
+
+def test_the_documented_example_is_valid():
+    doc = (Path(__file__).parent.parent / "docs" / "scenario.md").read_text(encoding="utf-8")
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    s = Scenario.from_toml_str(example, source="docs/scenario.md")
+    spec = s.resolve()
+    assert [n["name"] for n in spec["nodes"]] == ["R1", "C1", "C2", "R2", "P1", "P2"]
+    assert spec["links"][2]["queue_ba"] == {"bytes": 1_500_000}
+    assert s.trace_options["rate_trace"] == 0.5
+    assert s.warnings == []
