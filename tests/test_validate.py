@@ -106,6 +106,10 @@ def test_wrong_type_bool():
     expect(edit("trace.delays", "yes"), "trace.delays", "expected true or false", "true or false")
 
 
+def test_scenario_not_a_table():
+    expect(scenario(scenario="x"), "scenario", "scenario must be a table", "write [scenario]")
+
+
 def test_links_written_as_a_table():
     data = scenario(links={"between": ["C", "P"]})
     found = problems(data)
@@ -308,6 +312,14 @@ def test_stop_before_start():
 
 def test_start_after_duration():
     expect(edit("apps[1].start", "12s"), "apps[1].start", "after the scenario ends (10s)")
+
+
+def test_start_after_a_shortened_duration_only_warns():
+    s = Scenario.from_dict(edit("apps[1].start", "5s")).with_overrides(duration="2s")
+    s.validate()
+    assert [(w.key, w.problem) for w in s.warnings] == [
+        ("apps[1].start", "the app starts at 5s, after the run ends (2s)")
+    ]
 
 
 def test_duration_missing():

@@ -359,7 +359,7 @@ def read_minindn_conf(path: str | Path) -> Topology:
         if line.startswith("["):
             section = _minindn_section(reader, number, line, seen)
             continue
-        key, _, value = line.partition(" ")
+        key, value = (re.split(r"\s", line, maxsplit=1) + [""])[:2]
         key, value = key.lower(), value.strip()
         if section is None:
             reader.error(

@@ -346,6 +346,7 @@ class _Table:
         self.data = data
         self.path = path
         self.file = file or res.source
+        self.broken = False  # was not a table: its missing keys are not news
 
     def at(self, name: str) -> str:
         if self.path.startswith("line "):
@@ -385,7 +386,8 @@ class _Table:
         missing required key (with `required` as the fix) or a bad value and returns _INVALID."""
         if name not in self.data:
             if required is not None:
-                self.error(name, f"missing {name}", required)
+                if not self.broken:
+                    self.error(name, f"missing {name}", required)
                 return _INVALID
             return None if default is _MISSING else default
         try:
@@ -436,8 +438,16 @@ class _App:
 
 
 class _Resolver:
-    def __init__(self, data: dict, source: str, base_dir: Path, default_name: str):
+    def __init__(
+        self,
+        data: dict,
+        source: str,
+        base_dir: Path,
+        default_name: str,
+        duration_overridden: bool = False,
+    ):
         self.data = data
+        self.duration_overridden = duration_overridden
         self.source = source
         self.base_dir = base_dir
         self.default_name = default_name
@@ -450,6 +460,7 @@ class _Resolver:
         self.apps: list[_App] = []
         self.duration_ns: int | None = None
         self.nodes_incomplete = False  # a broken topology file: unknown node names are not news
+        self.node_defaults: dict = {"strategy": "best-route", "cs_capacity": 0, "schemes": {}}
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -467,7 +478,9 @@ class _Resolver:
                 name, f"write [{name}] and key = value lines below it"
             )
             self.error(name, f"{name} must be a table, got {_describe(value)}", fix)
-            value = {}
+            table = _Table(self, {}, name)
+            table.broken = True
+            return table
         return _Table(self, value, name)
 
     def array(self, name: str) -> list[_Table]:
@@ -590,9 +603,7 @@ class _Resolver:
         link = self.sub_table(t, "link")
         node = self.sub_table(t, "node")
         node.check_keys(_NODE_KEYS)
-        self.node_defaults = self.node_attrs(
-            node, {"strategy": "best-route", "cs_capacity": 0, "schemes": {}}
-        )
+        self.node_defaults = self.node_attrs(node, self.node_defaults)
         link.check_keys(
             _LINK_DEFAULT_KEYS,
             {"between": ("a default link has no ends", "move between into a [[links]] table")},
@@ -883,10 +894,14 @@ class _Resolver:
                 "make stop later than start, or remove stop",
             )
         if self.duration_ns is not None and start >= self.duration_ns:
+            ends = format_time(self.duration_ns)
+            if self.duration_overridden:  # a shortened run: expected, not a mistake
+                problem = f"the app starts at {format_time(start)}, after the run ends ({ends})"
+                self.warn(t.at("start"), problem, "it will not run", file=t.file)
+                return
             t.error(
                 "start",
-                f"the app starts at {format_time(start)}, "
-                f"after the scenario ends ({format_time(self.duration_ns)})",
+                f"the app starts at {format_time(start)}, after the scenario ends ({ends})",
                 "start it earlier, or make [scenario] duration longer",
             )
 
@@ -1473,6 +1488,7 @@ class Scenario:
         self._source = "<python>"
         self._base_dir = Path.cwd()
         self._default_name = "scenario"
+        self._duration_overridden = False  # apps starting after the end then only warn
         scenario = {
             k: v
             for k, v in (("name", name), ("duration", duration), ("seed", seed), ("run", run))
@@ -1641,6 +1657,9 @@ class Scenario:
         removes a key."""
         new = Scenario.from_dict(self._data, self._source, self._base_dir)
         new._default_name = self._default_name
+        new._duration_overridden = self._duration_overridden or bool(
+            duration is not None or {"duration", "scenario.duration"} & set(overrides or {})
+        )
         changes = {
             k: v
             for k, v in (("seed", seed), ("run", run), ("duration", duration), ("name", name))
@@ -1661,7 +1680,11 @@ class Scenario:
 
     def _resolve(self) -> tuple[dict, dict, list[Problem]]:
         resolver = _Resolver(
-            copy.deepcopy(self._data), self._source, self._base_dir, self._default_name
+            copy.deepcopy(self._data),
+            self._source,
+            self._base_dir,
+            self._default_name,
+            self._duration_overridden,
         )
         spec, options = resolver.run()
         return spec, options, resolver.warnings

@@ -144,10 +144,7 @@ impl<'a> World<'a> {
             names.intern(&r.prefix);
         }
         for a in &spec.apps {
-            match &a.app {
-                AppKind::Producer(p) => names.intern(&p.prefix),
-                AppKind::Consumer(c) => names.intern(&c.prefix),
-            };
+            names.intern(app_prefix(a));
         }
         let names = Arc::new(names);
         let mut nodes = Vec::with_capacity(spec.nodes.len());
@@ -497,15 +494,15 @@ impl<'a> World<'a> {
             .apps
             .iter()
             .map(|a| {
-                let (kind, prefix) = match &a.app {
-                    AppKind::Producer(p) => ("producer", p.prefix.clone()),
-                    AppKind::Consumer(c) => ("consumer", c.prefix.clone()),
+                let kind = match &a.app {
+                    AppKind::Producer(_) => "producer",
+                    AppKind::Consumer(_) => "consumer",
                 };
                 AppMeta {
                     name: a.name.clone(),
                     node: a.node as u32,
                     kind,
-                    prefix,
+                    prefix: app_prefix(a).to_string(),
                 }
             })
             .collect();
@@ -538,10 +535,7 @@ impl<'a> World<'a> {
                     consumers.push(ConsumerSummary {
                         name: a.name.clone(),
                         node: node_name,
-                        prefix: match &a.app {
-                            AppKind::Consumer(cs) => cs.prefix.clone(),
-                            AppKind::Producer(p) => p.prefix.clone(),
-                        },
+                        prefix: app_prefix(a).to_string(),
                         interests_sent: st.interests_sent,
                         data_received: st.data_received,
                         nacks_received: st.nacks,
@@ -562,7 +556,7 @@ impl<'a> World<'a> {
                 App::Producer(p) => producers.push(ProducerSummary {
                     name: a.name.clone(),
                     node: node_name,
-                    prefix: p_prefix(a),
+                    prefix: app_prefix(a).to_string(),
                     interests_received: p.stats.interests_received,
                     data_sent: p.stats.data_sent,
                 }),
@@ -592,6 +586,9 @@ impl<'a> World<'a> {
                     out_nacks: c.out_pkts[2],
                     in_bytes: c.in_bytes.iter().sum(),
                     out_bytes: c.out_bytes.iter().sum(),
+                    out_interest_bytes: c.out_bytes[0],
+                    out_data_bytes: c.out_bytes[1],
+                    out_nack_bytes: c.out_bytes[2],
                     drops: c.drops,
                     drop_bytes: c.drop_bytes,
                     marks: c.marks,
@@ -635,7 +632,7 @@ impl<'a> World<'a> {
                 ("srtt_ms", 'f'),
             ],
         );
-        let face_cols: Vec<(&str, char)> = [
+        let face_cols = [
             ("time_s", 'f'),
             ("node", 'i'),
             ("face", 'i'),
@@ -661,8 +658,7 @@ impl<'a> World<'a> {
             ("queue_pkts", 'u'),
             ("queue_bytes", 'u'),
             ("queue_max_pkts", 'u'),
-        ]
-        .to_vec();
+        ];
         let face = make_table(s.face, &face_cols);
         let node = make_table(
             s.node,
@@ -717,10 +713,10 @@ impl<'a> World<'a> {
     }
 }
 
-fn p_prefix(a: &crate::spec::AppSpec) -> String {
+fn app_prefix(a: &crate::spec::AppSpec) -> &str {
     match &a.app {
-        AppKind::Producer(p) => p.prefix.clone(),
-        AppKind::Consumer(c) => c.prefix.clone(),
+        AppKind::Producer(p) => &p.prefix,
+        AppKind::Consumer(c) => &c.prefix,
     }
 }
 

@@ -1,0 +1,230 @@
+"""End-to-end: scenario → native simulator → Result → files; determinism; CLI behaviour."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ndncc
+from ndncc import Scenario
+from ndncc.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "scenarios" / "demo" / "dumbbell.toml"
+
+
+def lossy_line(seed: int = 1) -> Scenario:
+    """C — R — P with random loss, so the seed matters."""
+    return (
+        Scenario(name="lossy", duration="2s", seed=seed)
+        .link("C", "R", bandwidth="10Mbps", delay="5ms", loss=0.02)
+        .link("R", "P", bandwidth="10Mbps", delay="5ms")
+        .producer("P", "/p", payload="1000B")
+        .consumer("C", "/p", rate=500, retransmit="timeout", timeout="100ms")
+    )
+
+
+def files_bytes(out: Path) -> dict[str, bytes]:
+    """Every output file except figures, with summary.json's wall time removed."""
+    got = {}
+    for p in sorted(out.iterdir()):
+        if p.suffix == ".png":
+            continue
+        data = p.read_bytes()
+        if p.name == "summary.json":
+            s = json.loads(data)
+            assert s.pop("wall_time_s") >= 0
+            data = json.dumps(s, sort_keys=True).encode()
+        got[p.name] = data
+    return got
+
+
+def test_same_seed_gives_byte_identical_outputs(tmp_path):
+    sc = lossy_line().trace(figures=False, rate_trace=True, app_delays_trace=True)
+    ndncc.run(sc, out=tmp_path / "a")
+    ndncc.run(sc, out=tmp_path / "b")
+    a, b = files_bytes(tmp_path / "a"), files_bytes(tmp_path / "b")
+    assert set(a) >= {
+        "summary.json",
+        "meta.json",
+        "app_series.parquet",
+        "face_series.parquet",
+        "node_series.parquet",
+        "delays.parquet",
+        "rate-trace.txt",
+        "app-delays-trace.txt",
+    }
+    assert a == b
+
+
+def test_other_seed_or_run_gives_other_random_streams(tmp_path):
+    base = ndncc.run(lossy_line(seed=1))
+    other_seed = ndncc.run(lossy_line(seed=2))
+    other_run = ndncc.run(lossy_line(seed=1).with_overrides(run=1))
+    key = ["time_s", "seq"]
+    assert not base.delays[key].equals(other_seed.delays[key])
+    assert not base.delays[key].equals(other_run.delays[key])
+    assert base.summary["link_losses"] > 0
+
+
+def test_python_built_scenario_equals_toml(tmp_path):
+    toml = tmp_path / "line.toml"
+    toml.write_text(
+        """
+[scenario]
+name = "lossy"
+duration = "2s"
+seed = 1
+
+[[links]]
+between = ["C", "R"]
+bandwidth = "10Mbps"
+delay = "5ms"
+loss = 0.02
+
+[[links]]
+between = ["R", "P"]
+bandwidth = "10Mbps"
+delay = "5ms"
+
+[[apps]]
+node = "P"
+kind = "producer"
+prefix = "/p"
+payload = "1000B"
+
+[[apps]]
+node = "C"
+kind = "consumer"
+prefix = "/p"
+rate = 500
+retransmit = "timeout"
+timeout = "100ms"
+"""
+    )
+    from_toml = ndncc.run(toml)
+    from_python = ndncc.run(lossy_line())
+    assert from_toml.summary["apps"] == from_python.summary["apps"]
+    assert Scenario.load(toml).resolve()["links"] == lossy_line().resolve()["links"]
+
+
+def test_result_has_summary_fields_and_frames():
+    r = ndncc.run(DEMO, duration="3s")
+    s = r.summary
+    for key in ("scenario", "seed", "sim_time_s", "wall_time_s", "events", "apps", "faces"):
+        assert key in s
+    assert "fairness_jain" in s
+    a = s["apps"][0]
+    for key in (
+        "name",
+        "node",
+        "interests_sent",
+        "data_received",
+        "nacks_received",
+        "timeouts",
+        "retransmissions",
+        "throughput_mbps",
+        "delivery_ratio",
+        "delay_ms",
+    ):
+        assert key in a
+    assert set(a["delay_ms"]) == {"mean", "std", "p50", "p99"}
+    assert s["sim_time_s"] == 3.0
+    assert len(r.series) == 4 * 30  # 4 consumers × 30 bins of 100 ms
+    assert r.series["throughput_mbps"].max() > 0
+
+
+def test_progress_callback_reaches_the_end():
+    seen = []
+    ndncc.run(DEMO, duration="2s", progress=lambda t, total: seen.append((t, total)))
+    assert seen and seen[-1] == (2.0, 2.0)
+
+
+def test_progress_exception_stops_the_run():
+    def boom(t, total):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        ndncc.run(DEMO, progress=boom)
+
+
+# ---- CLI -------------------------------------------------------------------------------------
+
+
+def test_cli_run_writes_results_and_plot_redraws(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert main(["run", str(DEMO), "--out", str(out), "--duration", "2s", "-q"]) == 0
+    assert (out / "summary.json").is_file() and (out / "throughput.png").is_file()
+    (out / "throughput.png").unlink()
+    assert main(["plot", str(out)]) == 0
+    assert (out / "throughput.png").is_file()
+
+
+def test_cli_exit_codes(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        '[scenario]\nduration = "10s"\n[[links]]\nbetween = ["A", "B"]\nbandwith = "1Mbps"\n'
+    )
+    assert main(["validate", str(bad)]) == 3
+    err = capsys.readouterr().err
+    assert "bandwith" in err and "bandwidth" in err
+    assert main(["validate", str(DEMO)]) == 0
+    assert main(["run", str(tmp_path / "missing.toml")]) == 3
+    with pytest.raises(SystemExit) as e:
+        main(["run"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["frobnicate"])
+    assert e.value.code == 2
+
+
+def test_cli_plot_rejects_damaged_run_dir(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert main(["run", str(DEMO), "--out", str(out), "--duration", "1s", "-q"]) == 0
+    p = out / "delays.parquet"
+    p.write_bytes(p.read_bytes()[:100])
+    assert main(["plot", str(out)]) == 3
+    assert "delays.parquet" in capsys.readouterr().err
+    assert main(["plot", str(tmp_path / "nowhere")]) == 3
+
+
+def test_cli_set_override_and_bad_set(tmp_path, capsys):
+    out = tmp_path / "o"
+    assert main(["run", str(DEMO), "--out", str(out), "-q", "--set", "scenario.duration=1s"]) == 0
+    assert json.loads((out / "summary.json").read_text())["sim_time_s"] == 1.0
+    assert main(["run", str(DEMO), "-q", "--set", "nonsense"]) == 3
+
+
+@pytest.mark.parametrize("command", ["run", "validate", "plot", "bench"])
+def test_every_command_has_help(command):
+    out = subprocess.run(
+        [sys.executable, "-m", "ndncc.cli", command, "--help"], capture_output=True, text=True
+    )
+    assert out.returncode == 0 and "usage: ndncc" in out.stdout
+
+
+def test_bench_json_reports_every_field():
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ndncc.cli",
+            "bench",
+            "--json",
+            "--repeat",
+            "1",
+            "--workload",
+            "dumbbell-1000",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    r = json.loads(out.stdout)["dumbbell-1000"]
+    for key in ("wall_s", "events", "events_per_s", "peak_rss_mb", "packet_hops_per_s"):
+        assert r[key] > 0
+    assert r["sim_time_s"] == 10.0
