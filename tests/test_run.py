@@ -7,9 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import ndncc
+import pytest
 from ndncc import Scenario
 from ndncc.cli import main
 

@@ -217,9 +217,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     names = args.workload or list(bench.WORKLOADS)
     unknown = [n for n in names if n not in bench.WORKLOADS]
     if unknown:
-        raise InputError(
-            f"unknown workload {unknown[0]!r}; known: {', '.join(bench.WORKLOADS)}"
-        )
+        raise InputError(f"unknown workload {unknown[0]!r}; known: {', '.join(bench.WORKLOADS)}")
     results = {}
     console = _console(stderr=args.json)
     for name in names:

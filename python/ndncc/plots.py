@@ -103,9 +103,7 @@ def _interest_rate(result: Result, fig: Figure) -> bool:
     return True
 
 
-def _busiest_net_faces(
-    face_series: pd.DataFrame, count: int
-) -> list[tuple[str, pd.DataFrame]]:
+def _busiest_net_faces(face_series: pd.DataFrame, count: int) -> list[tuple[str, pd.DataFrame]]:
     """The ``count`` net faces with the largest maximum queue (packets), as
     ("node→peer" label, rows sorted by time), ties broken by (node, face)."""
     net = face_series[face_series["kind"] == "net"]

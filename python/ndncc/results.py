@@ -110,9 +110,7 @@ _PARQUET_LEVEL = 3
 # --------------------------------------------------------------------------- decoding
 
 
-def decode_table(
-    columns: Mapping[str, Sequence[Any]] | None, names: Sequence[str]
-) -> pd.DataFrame:
+def decode_table(columns: Mapping[str, Sequence[Any]] | None, names: Sequence[str]) -> pd.DataFrame:
     """Rebuild one native table: ``{column: (numpy dtype string, little-endian bytes)}``.
 
     Columns come out in ``names`` order (the documented ones), then any extra native
@@ -121,8 +119,7 @@ def decode_table(
     if not columns:
         return pd.DataFrame({name: np.empty(0, dtype=np.float64) for name in names})
     data = {
-        name: np.frombuffer(raw, dtype=np.dtype(dtype))
-        for name, (dtype, raw) in columns.items()
+        name: np.frombuffer(raw, dtype=np.dtype(dtype)) for name, (dtype, raw) in columns.items()
     }
     lengths = {len(col) for col in data.values()}
     if len(lengths) > 1:
@@ -202,9 +199,7 @@ def _app_series(table: pd.DataFrame, meta: Mapping[str, Any]) -> pd.DataFrame:
     return df
 
 
-def _face_meta_index(
-    table: pd.DataFrame, faces: Sequence[Mapping[str, Any]]
-) -> np.ndarray:
+def _face_meta_index(table: pd.DataFrame, faces: Sequence[Mapping[str, Any]]) -> np.ndarray:
     """Index into ``meta.faces`` of every face_series row.
 
     The contract names the column ``face`` like ``meta.faces[i].face`` (the ndnSIM face id,
@@ -217,20 +212,14 @@ def _face_meta_index(
     keys = pd.MultiIndex.from_arrays(
         [[int(f["node"]) for f in faces], [int(f["face"]) for f in faces]]
     )
-    pos = (
-        keys.get_indexer(pd.MultiIndex.from_arrays([node, face]))
-        if n
-        else np.empty(0, int)
-    )
+    pos = keys.get_indexer(pd.MultiIndex.from_arrays([node, face])) if n else np.empty(0, int)
     if (pos >= 0).all():
         return pos.astype(np.int64)
     face_nodes = np.array([int(f["node"]) for f in faces], dtype=np.int64)
     valid = (face >= 0) & (face < len(faces))
     if valid.all() and (face_nodes[face] == node).all():
         return face
-    raise ValueError(
-        "face_series (node, face) pairs match neither meta.faces ids nor indices"
-    )
+    raise ValueError("face_series (node, face) pairs match neither meta.faces ids nor indices")
 
 
 def _face_series(table: pd.DataFrame, meta: Mapping[str, Any]) -> pd.DataFrame:
@@ -249,21 +238,15 @@ def _face_series(table: pd.DataFrame, meta: Mapping[str, Any]) -> pd.DataFrame:
         ),
     }
     ids = np.array([int(f["face"]) for f in faces], dtype=np.int64)
-    df = table.assign(
-        face=ids[idx.to_numpy(dtype=np.int64)].astype(table["face"].dtype)
-    )
+    df = table.assign(face=ids[idx.to_numpy(dtype=np.int64)].astype(table["face"].dtype))
     df = _insert_after(df, "node", names)
     df = _insert_after(df, "face", extra)
-    return df.sort_values(["node", "face", "time_s"], kind="stable").reset_index(
-        drop=True
-    )
+    return df.sort_values(["node", "face", "time_s"], kind="stable").reset_index(drop=True)
 
 
 def _node_series(table: pd.DataFrame, meta: Mapping[str, Any]) -> pd.DataFrame:
     """``node_series`` sorted by (node, time_s) with ``node_name``."""
-    df = _insert_after(
-        table, "node", {"node_name": _lookup(meta["nodes"], table["node"])}
-    )
+    df = _insert_after(table, "node", {"node_name": _lookup(meta["nodes"], table["node"])})
     return df.sort_values(["node", "time_s"], kind="stable").reset_index(drop=True)
 
 
@@ -272,9 +255,7 @@ def _delays(table: pd.DataFrame, meta: Mapping[str, Any]) -> pd.DataFrame:
     apps = meta["apps"]
     names = {
         "app_name": _lookup([a["name"] for a in apps], table["app"]),
-        "node_name": _lookup(
-            [meta["nodes"][int(a["node"])] for a in apps], table["app"]
-        ),
+        "node_name": _lookup([meta["nodes"][int(a["node"])] for a in apps], table["app"]),
     }
     df = _insert_after(table, "app", names)
     return df.sort_values("time_s", kind="stable").reset_index(drop=True)
@@ -373,10 +354,7 @@ class Result:
         summary.setdefault("scenario", scenario_name)
         meta = json.loads(native["meta"])
         tables = native.get("tables") or {}
-        raw = {
-            name: decode_table(tables.get(name), cols)
-            for name, cols in TABLE_COLUMNS.items()
-        }
+        raw = {name: decode_table(tables.get(name), cols) for name, cols in TABLE_COLUMNS.items()}
         return cls(
             summary=summary,
             meta=meta,
@@ -499,9 +477,7 @@ class Result:
             )
         if opts.get("app_delays_trace"):
             written.append(
-                traces.write_app_delays_trace(
-                    out / "app-delays-trace.txt", self.delays, self.meta
-                )
+                traces.write_app_delays_trace(out / "app-delays-trace.txt", self.delays, self.meta)
             )
         period = _trace_period(opts.get("drop_trace"))
         if period is not None:

@@ -18,15 +18,11 @@ import heapq
 import json
 import math
 import re
+import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: the identical third-party backport
-    import tomli as tomllib
 
 from .importers import TopologyError, infer_format, read_topology
 from .units import UnitError, format_time, parse_queue, parse_rate, parse_size, parse_time

@@ -49,12 +49,8 @@ ALPHA = 0.8
 RATE_TRACE_HEADER = (
     "Time\tNode\tFaceId\tFaceDescr\tType\tPackets\tKilobytes\tPacketRaw\tKilobytesRaw"
 )
-APP_DELAYS_HEADER = (
-    "Time\tNode\tAppId\tSeqNo\tType\tDelayS\tDelayUS\tRetxCount\tHopCount"
-)
-DROP_TRACE_HEADER = (
-    "Time\tNode\tInterface\tType\tPackets\tKilobytes\tPacketsRaw\tKilobytesRaw"
-)
+APP_DELAYS_HEADER = "Time\tNode\tAppId\tSeqNo\tType\tDelayS\tDelayUS\tRetxCount\tHopCount"
+DROP_TRACE_HEADER = "Time\tNode\tInterface\tType\tPackets\tKilobytes\tPacketsRaw\tKilobytesRaw"
 # ndnSIM's CsTracer really ends its header with a tab.
 CS_TRACE_HEADER = "Time\tNode\tType\tPackets\t"
 
@@ -119,9 +115,7 @@ def _check_period(period_s: float, bin_s: float | None) -> int:
 
 def _complete_periods(frames: Iterable[pd.DataFrame | None], period_ns: int) -> int:
     """Number of complete periods covered by the bins of ``frames`` (by the last bin end)."""
-    ends = [
-        int(_times_ns(f["time_s"]).max()) for f in frames if f is not None and len(f)
-    ]
+    ends = [int(_times_ns(f["time_s"]).max()) for f in frames if f is not None and len(f)]
     return max(ends) // period_ns if ends else 0
 
 
@@ -138,9 +132,7 @@ def _accumulate(
     falls outside ``[0, shape[0])`` (incomplete last period)."""
     out = np.zeros(shape, dtype=np.float64)
     keep = (period >= 0) & (period < shape[0])
-    np.add.at(
-        out, (period[keep], slot[keep]), np.asarray(values, dtype=np.float64)[keep]
-    )
+    np.add.at(out, (period[keep], slot[keep]), np.asarray(values, dtype=np.float64)[keep])
     return out
 
 
@@ -186,9 +178,7 @@ def _face_order(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
     return sorted(meta["faces"], key=lambda f: (int(f["node"]), int(f["face"])))
 
 
-def _face_slots(
-    face_series: pd.DataFrame, order: Sequence[Mapping[str, Any]]
-) -> np.ndarray:
+def _face_slots(face_series: pd.DataFrame, order: Sequence[Mapping[str, Any]]) -> np.ndarray:
     """Position in ``order`` of each face_series row, matched on (node, ndnSIM face id)."""
     keys = pd.MultiIndex.from_arrays(
         [[int(f["node"]) for f in order], [int(f["face"]) for f in order]]
@@ -202,9 +192,7 @@ def _face_slots(
     slots = keys.get_indexer(rows)
     if (slots < 0).any():
         bad = rows[slots < 0][0]
-        raise ValueError(
-            f"face_series row for (node {bad[0]}, face {bad[1]}) not in meta.faces"
-        )
+        raise ValueError(f"face_series row for (node {bad[0]}, face {bad[1]}) not in meta.faces")
     return slots
 
 
@@ -222,13 +210,9 @@ def _face_tables(
     period = _period_index(face_series["time_s"], period_ns)
     slot = _face_slots(face_series, order)
     for j, (_, count_col, bytes_col) in enumerate(FACE_TYPES):
-        counts[:, :, j] = _accumulate(
-            period, slot, face_series[count_col], counts.shape[:2]
-        )
+        counts[:, :, j] = _accumulate(period, slot, face_series[count_col], counts.shape[:2])
         if bytes_col is not None:
-            volume[:, :, j] = _accumulate(
-                period, slot, face_series[bytes_col], counts.shape[:2]
-            )
+            volume[:, :, j] = _accumulate(period, slot, face_series[bytes_col], counts.shape[:2])
     return counts, volume
 
 
@@ -344,9 +328,7 @@ def app_ids(meta: Mapping[str, Any]) -> list[int]:
     return ids
 
 
-def write_app_delays_trace(
-    path: str | Path, delays: pd.DataFrame, meta: Mapping[str, Any]
-) -> Path:
+def write_app_delays_trace(path: str | Path, delays: pd.DataFrame, meta: Mapping[str, Any]) -> Path:
     """Write an ndnSIM AppDelayTracer file (``app-delays-trace.txt``).
 
     ``delays`` needs ``time_s`` (arrival, s), ``app`` (index into ``meta.apps``), ``seq``,
@@ -372,10 +354,7 @@ def write_app_delays_trace(
         for t, app, seq, last, full, tx, hops in delays[cols].itertuples(index=False):
             head = f"{fmt_g(t)}\t{node_of[int(app)]}\t{ids[int(app)]}\t{int(seq)}"
             yield f"{head}\tLastDelay\t{fmt_g(last)}\t{fmt_g(last * 1e6)}\t1\t{int(hops)}"
-            yield (
-                f"{head}\tFullDelay\t{fmt_g(full)}\t{fmt_g(full * 1e6)}\t{int(tx)}"
-                f"\t{int(hops)}"
-            )
+            yield (f"{head}\tFullDelay\t{fmt_g(full)}\t{fmt_g(full * 1e6)}\t{int(tx)}\t{int(hops)}")
 
     return _open_lines(path, APP_DELAYS_HEADER, lines())
 
@@ -398,9 +377,7 @@ def write_drop_trace(
     period_ns = _check_period(period_s, bin_s)
     period = period_ns / _NS_PER_S
     n = _complete_periods([face_series], period_ns)
-    table = _node_table(
-        face_series, ["drops", "drop_bytes"], len(meta["nodes"]), period_ns, n
-    )
+    table = _node_table(face_series, ["drops", "drop_bytes"], len(meta["nodes"]), period_ns, n)
     pk = _ewma(table[:, :, 0], period)
     kb = _ewma(table[:, :, 1], period, 1024.0)
 
@@ -428,9 +405,7 @@ def write_cs_trace(
     Returns the path written."""
     period_ns = _check_period(period_s, bin_s)
     n = _complete_periods([node_series], period_ns)
-    table = _node_table(
-        node_series, ["cs_hits", "cs_misses"], len(meta["nodes"]), period_ns, n
-    )
+    table = _node_table(node_series, ["cs_hits", "cs_misses"], len(meta["nodes"]), period_ns, n)
 
     def lines() -> Iterable[str]:
         for p in range(n):

@@ -1,8 +1,9 @@
 //! Seeded random streams, one per component.
 //!
 //! A component's stream is derived from the scenario's `(seed, run)` and the component's stable
-//! identity (a kind tag and an index), never from construction order, so adding a node does not
-//! change another node's stream. Same inputs ⇒ the same stream on every platform.
+//! identity (a kind tag and a key), never from construction order. Drivers key components by
+//! name ([`name_key`]), so adding a node or reordering a scenario file does not change another
+//! component's stream. Same inputs ⇒ the same stream on every platform.
 
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -26,6 +27,18 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// A stable 64-bit key for a component named by `parts` (FNV-1a over the parts, separated).
+pub fn name_key(parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for b in part.bytes().chain(std::iter::once(0xff)) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
 }
 
 impl RngStream {
@@ -71,6 +84,13 @@ mod tests {
         assert_ne!(xa[0], c.next_u64());
         assert_ne!(xa[0], d.next_u64());
         assert_ne!(xa[0], e.next_u64());
+    }
+
+    #[test]
+    fn name_keys_are_stable_and_separate_parts() {
+        assert_eq!(name_key(&["R1"]), name_key(&["R1"]));
+        assert_ne!(name_key(&["R1", "R2"]), name_key(&["R1R2"]));
+        assert_ne!(name_key(&["R1", "R2"]), name_key(&["R2", "R1"]));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use ndncc_core::app::{App, Consumer, ConsumerConfig, Controller, Producer, Produ
 use ndncc_core::face::{FaceCounters, FaceKind, QueueLimit};
 use ndncc_core::forwarder::{Forwarder, ForwarderConfig, NodeCounters, Strategy};
 use ndncc_core::pacing::{Engine, Ideal};
-use ndncc_core::rng::{RngStream, StreamKind};
+use ndncc_core::rng::{name_key, RngStream, StreamKind};
 use ndncc_core::schemes::RouterModule;
 use ndncc_core::{BitRate, Duration, FaceId, Instant, NameTable, Node, Packet, PacketRate};
 use std::cmp::Reverse;
@@ -130,7 +130,8 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
                 max_seq: c.max_seq,
                 record_delays: spec.trace.delays,
             };
-            let rng = RngStream::new(spec.seed, spec.run, StreamKind::App, index as u64);
+            let key = name_key(&[&a.name]);
+            let rng = RngStream::new(spec.seed, spec.run, StreamKind::App, key);
             App::Consumer(Box::new(Consumer::new(cfg, controller, engine, rng)))
         }
     })
@@ -148,7 +149,7 @@ impl<'a> World<'a> {
         }
         let names = Arc::new(names);
         let mut nodes = Vec::with_capacity(spec.nodes.len());
-        for (i, n) in spec.nodes.iter().enumerate() {
+        for n in &spec.nodes {
             let strategy = Strategy::from_key(&n.strategy)
                 .ok_or_else(|| SpecError(format!("unknown strategy {}", n.strategy)))?;
             let cfg = ForwarderConfig {
@@ -156,7 +157,8 @@ impl<'a> World<'a> {
                 cs_capacity: n.cs_capacity as usize,
                 nack_overhead: spec.packets.nack_overhead,
             };
-            let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, i as u64);
+            let key = name_key(&[&n.name]);
+            let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
             nodes.push(Node::new(Forwarder::new(
                 names.clone(),
                 cfg,
@@ -168,6 +170,12 @@ impl<'a> World<'a> {
         let mut face_dir: Vec<Vec<Option<u32>>> = vec![Vec::new(); spec.nodes.len()];
         let mut link_faces = Vec::with_capacity(spec.links.len());
         for (i, l) in spec.links.iter().enumerate() {
+            // parallel links between the same pair are told apart by their order
+            let ordinal = spec.links[..i]
+                .iter()
+                .filter(|o| (o.a, o.b) == (l.a, l.b) || (o.a, o.b) == (l.b, l.a))
+                .count()
+                .to_string();
             let fa = nodes[l.a].add_net_face(l.b as u32, i as u32, queue_limit(l.queue_ab));
             let fb = nodes[l.b].add_net_face(l.a as u32, i as u32, queue_limit(l.queue_ba));
             link_faces.push((fa, fb));
@@ -184,7 +192,12 @@ impl<'a> World<'a> {
                     bandwidth: BitRate(l.bandwidth_bps),
                     delay: Duration(l.delay_ns),
                     loss: l.loss,
-                    rng: RngStream::new(spec.seed, spec.run, StreamKind::Link, d as u64),
+                    rng: RngStream::new(
+                        spec.seed,
+                        spec.run,
+                        StreamKind::Link,
+                        name_key(&[&spec.nodes[from].name, &spec.nodes[to].name, &ordinal]),
+                    ),
                     busy: false,
                     in_flight: VecDeque::new(),
                 });

@@ -297,3 +297,27 @@ fn bad_spec_is_an_error_not_a_panic() {
     assert!(run(&spec, &RunOptions::default(), &mut |_| true).is_err());
     assert!(ScenarioSpec::from_json("{\"name\": 3}").is_err());
 }
+
+#[test]
+fn adding_a_node_in_front_does_not_change_other_random_streams() {
+    let mut spec = line([10_000_000; 3], 5 * MS, 800.0, 2 * S);
+    for l in &mut spec.links {
+        l.loss = 0.05;
+    }
+    let before = go(&spec);
+    // insert an unrelated node at index 0 and shift every index
+    spec.nodes.insert(0, node("X"));
+    for l in &mut spec.links {
+        l.a += 1;
+        l.b += 1;
+    }
+    for r in &mut spec.routes {
+        r.node += 1;
+    }
+    for a in &mut spec.apps {
+        a.node += 1;
+    }
+    let after = go(&spec);
+    assert_eq!(before.summary.link_losses, after.summary.link_losses);
+    assert!(before.table("delays") == after.table("delays"));
+}
