@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -32,7 +33,10 @@ class InputError(Exception):
 def _console(stderr: bool = False):
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    stream = sys.stderr if stderr else sys.stdout
+    # Off a terminal (pipes, CI logs) rich would wrap at 80 columns; tables need more.
+    width = None if stream.isatty() else 132
+    return Console(stderr=stderr, highlight=False, width=width)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,7 +186,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             spec = sc.resolve()
         except ScenarioError as e:
             status = EXIT_INPUT
-            _console(stderr=True).print(str(e), markup=False)
+            _error(str(e))
             continue
         for w in sc.warnings:
             console.print(f"warning: {w}", markup=False)
@@ -303,32 +307,35 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _error(text: str) -> None:
+    """Errors go to stderr unwrapped, one problem per line, so scripts can grep them."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     from .scenario import ScenarioError
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    err = _console(stderr=True)
     try:
         return args.func(args)
     except ScenarioError as e:
-        err.print(str(e), markup=False)
+        _error(str(e))
         return EXIT_INPUT
     except InputError as e:
-        err.print(f"error: {e}", markup=False)
+        _error(f"error: {e}")
         return EXIT_INPUT
     except KeyboardInterrupt:
-        err.print("interrupted", markup=False)
+        _error("interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
     except Exception as e:  # noqa: BLE001 - last-resort guard: never a bare traceback
-        err.print(
+        _error(
             f"internal error: {type(e).__name__}: {e}\n"
-            "This is a bug in ndncc; please report it with the command line you used.",
-            markup=False,
+            "This is a bug in ndncc; please report it with the command line you used."
         )
-        if "NDNCC_DEBUG" in __import__("os").environ:
+        if os.environ.get("NDNCC_DEBUG"):
             raise
         return EXIT_INTERNAL
 
