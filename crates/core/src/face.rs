@@ -6,6 +6,7 @@
 //! ([`crate::node::Node::poll_transmit`]), so "out" counters count packets handed to the link.
 
 use crate::packet::{Interest, Packet, PacketType};
+use crate::time::BitRate;
 use std::collections::VecDeque;
 
 /// A face's index within its node.
@@ -81,6 +82,8 @@ impl FaceCounters {
 pub struct Face {
     pub id: FaceId,
     pub kind: FaceKind,
+    /// The link's bandwidth (net faces whose driver knows it).
+    pub bandwidth: Option<BitRate>,
     limit: QueueLimit,
     queue: VecDeque<Packet>,
     queue_bytes: u64,
@@ -99,6 +102,7 @@ impl Face {
         Face {
             id,
             kind,
+            bandwidth: None,
             limit,
             queue: VecDeque::new(),
             queue_bytes: 0,

@@ -18,7 +18,7 @@ use crate::face::{FaceId, FaceKind, QueueLimit};
 use crate::forwarder::Forwarder;
 use crate::name::NameId;
 use crate::packet::Packet;
-use crate::time::Instant;
+use crate::time::{BitRate, Instant};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -44,7 +44,8 @@ impl AppSlot {
     fn next_wake(&self) -> Option<Instant> {
         match self.state {
             AppState::Waiting => Some(self.start),
-            AppState::Stopped => None,
+            // a stopped app sends nothing new but may still wait for answers (timeouts)
+            AppState::Stopped => self.app.poll_timeout(),
             AppState::Running => match (self.app.poll_timeout(), self.stop) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
@@ -71,9 +72,17 @@ impl Node {
         }
     }
 
-    /// Adds a net face towards `peer` over the driver's link `link`.
-    pub fn add_net_face(&mut self, peer: u32, link: u32, limit: QueueLimit) -> FaceId {
-        self.fwd.add_face(FaceKind::Net { peer, link }, limit)
+    /// Adds a net face towards `peer` over the driver's link `link` of `bandwidth`.
+    pub fn add_net_face(
+        &mut self,
+        peer: u32,
+        link: u32,
+        limit: QueueLimit,
+        bandwidth: Option<BitRate>,
+    ) -> FaceId {
+        let id = self.fwd.add_face(FaceKind::Net { peer, link }, limit);
+        self.fwd.core.faces[id.0 as usize].bandwidth = bandwidth;
+        id
     }
 
     /// Attaches an application with its lifetime; a producer's prefix is registered on its
@@ -123,7 +132,7 @@ impl Node {
                     continue;
                 };
                 let i = app as usize;
-                if self.apps[i].state != AppState::Running {
+                if self.apps[i].state == AppState::Waiting {
                     continue;
                 }
                 let mut out = std::mem::take(&mut self.scratch);
@@ -194,7 +203,7 @@ impl Node {
             slot.state = AppState::Stopped;
             slot.app.stop(now);
         }
-        if slot.state == AppState::Running {
+        if slot.state != AppState::Waiting {
             slot.app.on_timeout(now, &mut out);
         }
         self.send_from_app(now, i, &mut out);

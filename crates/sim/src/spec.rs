@@ -81,10 +81,46 @@ pub struct NodeSpec {
     /// Content Store capacity in Data packets; 0 = off (the default in every seed experiment).
     #[serde(default)]
     pub cs_capacity: u32,
-    /// Per-node congestion-control scheme settings, keyed by scheme name. No scheme exists yet in
-    /// the foundation; the key is accepted only empty.
+    /// Router-side congestion-control scheme of this node, keyed by scheme name (at most one).
     #[serde(default)]
-    pub schemes: serde_json::Map<String, serde_json::Value>,
+    pub schemes: SchemesSpec,
+}
+
+/// The router-side schemes a node may run (at most one is set).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SchemesSpec {
+    /// Stateful Forwarding policing (seed 002).
+    #[serde(default)]
+    pub sf: Option<SfSpec>,
+}
+
+/// Stateful Forwarding router settings (seed 002; `docs/schemes/sf.md`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SfSpec {
+    /// D: maximum bucket depth in Interests (seed 002: 50, 100, 500).
+    pub depth: f64,
+    /// Police per outgoing face (ndnSIM `PerOutFaceLimits`).
+    pub per_face: bool,
+    /// Police per FIB entry and face as well (ndnSIM `PerFibLimits`).
+    pub per_fib: bool,
+    /// Data wire size in bytes that turns a face's bandwidth into its line rate (Data/s).
+    pub data_size: u32,
+    /// Initial rate r_f of every bucket in Interests/s; `None` = the face's line rate.
+    pub initial_rate: Option<f64>,
+    /// Lower bound of r_f (seed 002: 1 Interest/s).
+    pub min_rate: f64,
+    /// Additive increase of r_f per Data (seed 002: +1).
+    pub increase: f64,
+    /// Multiplicative decrease of r_f per Nack (seed 002: ×0.5).
+    pub decrease: f64,
+    /// One reduction per congestion event (Kato & Bandai's "new SF").
+    pub nack_suppression: bool,
+    /// ndnSIM 1.0 leaks the bucket every `leak_slack / r_f` seconds (1.001).
+    pub leak_slack: f64,
+    /// The first leak of each bucket is drawn uniformly in [0, this) (ndnSIM's RandomizeLeak, 1 ms).
+    pub leak_randomize_ns: u64,
 }
 
 fn default_strategy() -> String {
@@ -224,6 +260,14 @@ pub enum ControllerSpec {
     ConstantRate { rate: f64 },
     /// A fixed window of Interests in flight.
     FixedWindow { window: u32 },
+    /// Stateful Forwarding's AIMD rate consumer (seed 002): +1 per Data up to `max_rate`, halved
+    /// per Nack down to 1 Interest/s.
+    SfAimd {
+        initial_rate: f64,
+        max_rate: f64,
+        #[serde(default)]
+        nack_suppression: bool,
+    },
 }
 
 /// The sending engine of a consumer: decides *when* each Interest leaves.
@@ -233,6 +277,9 @@ pub enum EngineSpec {
     /// A timer for every Interest, exact to the nanosecond (ndnSIM's behaviour).
     #[default]
     Ideal,
+    /// A coarse clock: owed Interests leave at ticks every `tick_ns`; with `smoothing`, also
+    /// right after every Data or Nack the consumer receives (seeds 000 and 002).
+    Tick { tick_ns: u64, smoothing: bool },
 }
 
 /// What the simulator records besides counters.
@@ -304,8 +351,19 @@ impl ScenarioSpec {
                     node.name, node.strategy
                 ));
             }
-            if let Some(k) = node.schemes.keys().next() {
-                return err(format!("node {}: unknown scheme '{k}'", node.name));
+            if let Some(sf) = &node.schemes.sf {
+                let ok = sf.depth >= 1.0
+                    && (sf.per_face || sf.per_fib)
+                    && sf.data_size > 0
+                    && sf.initial_rate.is_none_or(|r| r > 0.0)
+                    && sf.min_rate > 0.0
+                    && sf.increase >= 0.0
+                    && sf.decrease > 0.0
+                    && sf.decrease < 1.0
+                    && sf.leak_slack >= 1.0;
+                if !ok {
+                    return err(format!("node {}: invalid sf settings", node.name));
+                }
             }
         }
         for (i, l) in self.links.iter().enumerate() {
@@ -358,7 +416,20 @@ impl ScenarioSpec {
                         ControllerSpec::FixedWindow { window: 0 } => {
                             return err(format!("app {}: window must be positive", a.name));
                         }
+                        ControllerSpec::SfAimd {
+                            initial_rate,
+                            max_rate,
+                            ..
+                        } if !(initial_rate > 0.0 && max_rate >= initial_rate) => {
+                            return err(format!(
+                                "app {}: need 0 < initial_rate <= max_rate",
+                                a.name
+                            ));
+                        }
                         _ => {}
+                    }
+                    if matches!(c.engine, EngineSpec::Tick { tick_ns: 0, .. }) {
+                        return err(format!("app {}: tick must be positive", a.name));
                     }
                     if c.lifetime_ns == 0 {
                         return err(format!("app {}: lifetime must be positive", a.name));

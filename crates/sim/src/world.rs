@@ -7,8 +7,9 @@ use ndncc_core::app::controller::{ConstantRate, FixedWindow};
 use ndncc_core::app::{App, Consumer, ConsumerConfig, Controller, Producer, ProducerConfig};
 use ndncc_core::face::{FaceCounters, FaceKind, QueueLimit};
 use ndncc_core::forwarder::{Forwarder, ForwarderConfig, NodeCounters, Strategy};
-use ndncc_core::pacing::{Engine, Ideal};
+use ndncc_core::pacing::{Engine, Ideal, Smoothing, Tick};
 use ndncc_core::rng::{name_key, RngStream, StreamKind};
+use ndncc_core::schemes::sf::{SfConfig, SfConsumer, SfRouter};
 use ndncc_core::schemes::RouterModule;
 use ndncc_core::{BitRate, Duration, FaceId, Instant, NameTable, Node, Packet, PacketRate};
 use std::cmp::Reverse;
@@ -90,6 +91,32 @@ fn queue_limit(q: QueueSpec) -> QueueLimit {
     }
 }
 
+/// The router module a node runs, from its `schemes` table.
+fn router_module(spec: &ScenarioSpec, node: &crate::spec::NodeSpec) -> RouterModule {
+    match &node.schemes.sf {
+        Some(sf) => {
+            let cfg = SfConfig {
+                depth: sf.depth,
+                per_face: sf.per_face,
+                per_fib: sf.per_fib,
+                data_size: sf.data_size,
+                initial_rate: sf.initial_rate,
+                min_rate: sf.min_rate,
+                increase: sf.increase,
+                decrease: sf.decrease,
+                nack_suppression: sf.nack_suppression,
+                leak_slack: sf.leak_slack,
+                leak_randomize: Duration(sf.leak_randomize_ns),
+            };
+            // the module's own stream: leak phases must not shift the node's other draws
+            let key = name_key(&[&node.name, "sf"]);
+            let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
+            RouterModule::Sf(SfRouter::new(cfg, rng))
+        }
+        None => RouterModule::None,
+    }
+}
+
 fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App, SpecError> {
     let a = &spec.apps[index];
     let prefix_of = |p: &str| {
@@ -114,9 +141,22 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
                 ControllerSpec::FixedWindow { window } => {
                     Controller::FixedWindow(FixedWindow { window })
                 }
+                ControllerSpec::SfAimd {
+                    initial_rate,
+                    max_rate,
+                    nack_suppression,
+                } => Controller::Sf(SfConsumer::new(initial_rate, max_rate, nack_suppression)),
             };
             let engine = match c.engine {
                 EngineSpec::Ideal => Engine::Ideal(Ideal::default()),
+                EngineSpec::Tick {
+                    tick_ns,
+                    smoothing: false,
+                } => Engine::Tick(Tick::new(Duration(tick_ns))),
+                EngineSpec::Tick {
+                    tick_ns,
+                    smoothing: true,
+                } => Engine::Smoothing(Smoothing::new(Duration(tick_ns))),
             };
             let cfg = ConsumerConfig {
                 prefix: prefix_of(&c.prefix)?,
@@ -159,12 +199,8 @@ impl<'a> World<'a> {
             };
             let key = name_key(&[&n.name]);
             let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
-            nodes.push(Node::new(Forwarder::new(
-                names.clone(),
-                cfg,
-                RouterModule::None,
-                rng,
-            )));
+            let module = router_module(spec, n);
+            nodes.push(Node::new(Forwarder::new(names.clone(), cfg, module, rng)));
         }
         let mut links = Vec::with_capacity(2 * spec.links.len());
         let mut face_dir: Vec<Vec<Option<u32>>> = vec![Vec::new(); spec.nodes.len()];
@@ -176,8 +212,9 @@ impl<'a> World<'a> {
                 .filter(|o| (o.a, o.b) == (l.a, l.b) || (o.a, o.b) == (l.b, l.a))
                 .count()
                 .to_string();
-            let fa = nodes[l.a].add_net_face(l.b as u32, i as u32, queue_limit(l.queue_ab));
-            let fb = nodes[l.b].add_net_face(l.a as u32, i as u32, queue_limit(l.queue_ba));
+            let bw = Some(BitRate(l.bandwidth_bps));
+            let fa = nodes[l.a].add_net_face(l.b as u32, i as u32, queue_limit(l.queue_ab), bw);
+            let fb = nodes[l.b].add_net_face(l.a as u32, i as u32, queue_limit(l.queue_ba), bw);
             link_faces.push((fa, fb));
             for (from, ff, to, tf) in [(l.a, fa, l.b, fb), (l.b, fb, l.a, fa)] {
                 let d = links.len() as u32;
@@ -358,7 +395,7 @@ struct Series {
     prev_node: Vec<(NodeCounters, u64, u64)>,
     prev_app: Vec<ndncc_core::app::ConsumerStats>,
     app: Cols<12>,
-    face: Cols<25>,
+    face: Cols<27>,
     node: Cols<8>,
 }
 
@@ -417,7 +454,8 @@ impl<'a> World<'a> {
             s.prev_node = vec![(NodeCounters::default(), 0, 0); self.nodes.len()];
         }
         for (ni, node) in self.nodes.iter_mut().enumerate() {
-            for (fi, face) in node.fwd.core.faces.iter_mut().enumerate() {
+            let core = &mut node.fwd.core;
+            for (fi, face) in core.faces.iter_mut().enumerate() {
                 let c = face.counters;
                 let p = s.prev_face[ni][fi];
                 let f = &mut s.face;
@@ -451,6 +489,9 @@ impl<'a> World<'a> {
                 for (k, v) in diffs.into_iter().enumerate() {
                     f.u[3 + k].push(v);
                 }
+                let gauges = core.module.face_gauges(self.now, face.id);
+                f.f[25].push(gauges.map_or(f64::NAN, |g| g.0));
+                f.f[26].push(gauges.map_or(f64::NAN, |g| g.1));
                 face.window_max_pkts = face.queue_len() as u64;
                 s.prev_face[ni][fi] = c;
             }
@@ -671,6 +712,8 @@ impl<'a> World<'a> {
             ("queue_pkts", 'u'),
             ("queue_bytes", 'u'),
             ("queue_max_pkts", 'u'),
+            ("scheme_rate", 'f'),
+            ("scheme_bucket", 'f'),
         ];
         let face = make_table(s.face, &face_cols);
         let node = make_table(

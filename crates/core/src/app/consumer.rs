@@ -5,7 +5,7 @@
 //! retransmission after a timeout and/or a Nack (retransmissions go before new sequence
 //! numbers). RTT is estimated per RFC 6298 from Interests sent once (Karn).
 
-use super::controller::{CongestionController, Controller, DataSignal, Target};
+use super::controller::{CongestionController, Controller, DataSignal, NackSignal, Target};
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::name::{Name, NameId};
 use crate::pacing::{Engine, SendingEngine};
@@ -81,7 +81,10 @@ pub struct Consumer {
     pub controller: Controller,
     pub engine: Engine,
     rng: RngStream,
+    /// Started: receives and times out.
     active: bool,
+    /// Not stopped yet: sends new Interests and retransmissions.
+    sending: bool,
     next_seq: u64,
     pending: FxHashMap<u64, Pending>,
     retx_queue: VecDeque<(u64, Pending)>,
@@ -106,6 +109,7 @@ impl Consumer {
             engine,
             rng,
             active: false,
+            sending: false,
             next_seq,
             pending: FxHashMap::default(),
             retx_queue: VecDeque::new(),
@@ -128,6 +132,7 @@ impl Consumer {
 
     pub fn start(&mut self, now: Instant, out: &mut Vec<Packet>) {
         self.active = true;
+        self.sending = true;
         match self.controller.target() {
             Target::Rate(r) => {
                 self.rate = Some(r);
@@ -138,11 +143,17 @@ impl Consumer {
         }
     }
 
+    /// Stops sending. Answers to Interests already sent are still received (and their
+    /// timeouts counted) until the run ends, so throughput counts every Data the consumer asked
+    /// for while it was sending.
     pub fn stop(&mut self, _now: Instant) {
-        self.active = false;
+        self.sending = false;
     }
 
     fn has_more(&self) -> bool {
+        if !self.sending {
+            return false;
+        }
         !self.retx_queue.is_empty()
             || self
                 .cfg
@@ -152,6 +163,9 @@ impl Consumer {
 
     /// Sends one Interest (a retransmission first, else the next sequence number).
     fn send_one(&mut self, now: Instant, out: &mut Vec<Packet>) -> bool {
+        if !self.sending {
+            return false;
+        }
         let (seq, first_tx, transmissions) = match self.retx_queue.pop_front() {
             Some((seq, p)) => {
                 self.stats.retransmissions += 1;
@@ -279,7 +293,12 @@ impl Consumer {
             return;
         };
         self.stats.nacks += 1;
-        self.controller.on_nack(now, seq, nack.reason);
+        let sig = NackSignal {
+            seq,
+            reason: nack.reason,
+            sent: p.last_tx,
+        };
+        self.controller.on_nack(now, &sig);
         self.retry_or_give_up(seq, p, self.cfg.retx_on_nack);
         self.after_signal(now, out);
     }

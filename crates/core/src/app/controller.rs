@@ -28,11 +28,20 @@ pub struct DataSignal {
     pub rate_stamp: Option<PacketRate>,
 }
 
+/// What a Nack tells the controller.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NackSignal {
+    pub seq: u64,
+    pub reason: NackReason,
+    /// When the Nacked Interest was (last) sent.
+    pub sent: Instant,
+}
+
 /// The contract of a consumer controller. Every signal has a neutral default.
 pub trait CongestionController: std::fmt::Debug {
     fn target(&self) -> Target;
     fn on_data(&mut self, _now: Instant, _sig: &DataSignal) {}
-    fn on_nack(&mut self, _now: Instant, _seq: u64, _reason: NackReason) {}
+    fn on_nack(&mut self, _now: Instant, _sig: &NackSignal) {}
     fn on_timeout(&mut self, _now: Instant, _seq: u64) {}
     /// The Data carried a congestion mark (called after `on_data`).
     fn on_mark(&mut self, _now: Instant, _sig: &DataSignal) {}
@@ -69,6 +78,8 @@ impl CongestionController for FixedWindow {
 pub enum Controller {
     ConstantRate(ConstantRate),
     FixedWindow(FixedWindow),
+    /// Stateful Forwarding's AIMD rate consumer (seed 002).
+    Sf(crate::schemes::sf::SfConsumer),
     Custom(Box<dyn CongestionController + Send>),
 }
 
@@ -77,6 +88,7 @@ impl Controller {
         match self {
             Controller::ConstantRate(c) => c,
             Controller::FixedWindow(c) => c,
+            Controller::Sf(c) => c,
             Controller::Custom(c) => c.as_ref(),
         }
     }
@@ -84,6 +96,7 @@ impl Controller {
         match self {
             Controller::ConstantRate(c) => c,
             Controller::FixedWindow(c) => c,
+            Controller::Sf(c) => c,
             Controller::Custom(c) => c.as_mut(),
         }
     }
@@ -96,8 +109,8 @@ impl CongestionController for Controller {
     fn on_data(&mut self, now: Instant, sig: &DataSignal) {
         self.inner_mut().on_data(now, sig)
     }
-    fn on_nack(&mut self, now: Instant, seq: u64, reason: NackReason) {
-        self.inner_mut().on_nack(now, seq, reason)
+    fn on_nack(&mut self, now: Instant, sig: &NackSignal) {
+        self.inner_mut().on_nack(now, sig)
     }
     fn on_timeout(&mut self, now: Instant, seq: u64) {
         self.inner_mut().on_timeout(now, seq)

@@ -8,7 +8,7 @@ use crate::name::NameTable;
 use crate::packet::Packet;
 use crate::time::Instant;
 pub use consumer::{Consumer, ConsumerConfig, ConsumerStats, DelayRecord};
-pub use controller::{CongestionController, Controller, DataSignal, Target};
+pub use controller::{CongestionController, Controller, DataSignal, NackSignal, Target};
 pub use producer::{Producer, ProducerConfig, ProducerStats};
 
 /// An application, dispatched by `match`.

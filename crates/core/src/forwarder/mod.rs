@@ -103,9 +103,10 @@ impl FwCore {
             return SendOutcome::Refused(None);
         };
         let interest = entry.interest;
+        let prefix = self.fib_prefix(name);
         match self
             .module
-            .on_interest_out(now, face, &interest, &self.faces)
+            .on_interest_out(now, face, prefix, &interest, &self.faces)
         {
             InterestVerdict::Admit => {
                 self.pit.get_mut(&name).expect("entry").upsert_out_record(
@@ -166,6 +167,13 @@ impl FwCore {
             i.nonce = r.nonce;
             self.send_nack(r.face, i, reason);
         }
+    }
+
+    /// The prefix of the FIB entry matching `name` (the name's base when none matches).
+    pub fn fib_prefix(&self, name: Name) -> NameId {
+        self.fib
+            .lpm(&self.names, name)
+            .map_or(name.base, |e| e.prefix)
     }
 
     fn schedule_expiry(&mut self, at: Instant, name: Name) {
@@ -317,7 +325,11 @@ impl Forwarder {
         if !f.is_app() {
             data.ext.hops = data.ext.hops.saturating_add(1);
         }
-        core.module.on_data_in(now, in_face, &data, &core.faces);
+        if !matches!(core.module, RouterModule::None) {
+            let prefix = core.fib_prefix(data.name);
+            core.module
+                .on_data_in(now, in_face, prefix, &data, &core.faces);
+        }
         let Some(entry) = core.pit.get_mut(&data.name) else {
             core.counters.unsolicited_data += 1;
             return;
@@ -362,20 +374,25 @@ impl Forwarder {
         core.faces[in_face.0 as usize]
             .counters
             .count_in(&Packet::Nack(nack));
-        core.module.on_nack_in(now, in_face, &nack, &core.faces);
         let name = nack.interest.name;
         let matched = core.pit.get_mut(&name).and_then(|e| {
             e.out_records
                 .iter_mut()
                 .find(|r| r.face == in_face && r.nonce == nack.interest.nonce)
         });
-        match matched {
-            Some(out) => out.nacked = true,
+        let sent = match matched {
+            Some(out) => {
+                out.nacked = true;
+                out.sent
+            }
             None => {
                 core.counters.unmatched_nacks += 1;
                 return;
             }
-        }
+        };
+        let prefix = core.fib_prefix(name);
+        core.module
+            .on_nack_in(now, in_face, prefix, &nack, sent, &core.faces);
         self.strategy
             .after_receive_nack(core, now, name, in_face, nack.reason);
         self.core.release_queued(now);

@@ -180,6 +180,7 @@ impl RouterHooks for Refuse {
         &mut self,
         _: Instant,
         face: FaceId,
+        _: NameId,
         _: &Interest,
         _: &[Face],
     ) -> InterestVerdict {

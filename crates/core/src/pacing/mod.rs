@@ -3,12 +3,16 @@
 //! Common model (`../shared/specs/sending-engines.md`): the engine keeps a nominal schedule
 //! t_k = t_{k−1} + 1/r; an Interest is *owed* once its nominal time has passed, and the engine
 //! releases owed Interests at its send opportunities. When r changes, the next nominal time is
-//! recomputed from the last one. One file per engine; this issue brings the ideal engine.
+//! recomputed from the last one. One file per engine.
 
 pub mod ideal;
+pub mod smoothing;
+pub mod tick;
 
 use crate::time::{Instant, PacketRate};
 pub use ideal::Ideal;
+pub use smoothing::Smoothing;
+pub use tick::Tick;
 
 /// The contract of a sending engine (sans-IO, like every component).
 pub trait SendingEngine {
@@ -73,32 +77,41 @@ impl Nominal {
 #[derive(Clone, Debug)]
 pub enum Engine {
     Ideal(Ideal),
+    Tick(Tick),
+    Smoothing(Smoothing),
+}
+
+impl Engine {
+    fn inner(&self) -> &dyn SendingEngine {
+        match self {
+            Engine::Ideal(e) => e,
+            Engine::Tick(e) => e,
+            Engine::Smoothing(e) => e,
+        }
+    }
+    fn inner_mut(&mut self) -> &mut dyn SendingEngine {
+        match self {
+            Engine::Ideal(e) => e,
+            Engine::Tick(e) => e,
+            Engine::Smoothing(e) => e,
+        }
+    }
 }
 
 impl SendingEngine for Engine {
     fn start(&mut self, now: Instant, rate: PacketRate) {
-        match self {
-            Engine::Ideal(e) => e.start(now, rate),
-        }
+        self.inner_mut().start(now, rate)
     }
     fn set_rate(&mut self, now: Instant, rate: PacketRate) {
-        match self {
-            Engine::Ideal(e) => e.set_rate(now, rate),
-        }
+        self.inner_mut().set_rate(now, rate)
     }
     fn poll_timeout(&self) -> Option<Instant> {
-        match self {
-            Engine::Ideal(e) => e.poll_timeout(),
-        }
+        self.inner().poll_timeout()
     }
     fn on_timeout(&mut self, now: Instant) -> u32 {
-        match self {
-            Engine::Ideal(e) => e.on_timeout(now),
-        }
+        self.inner_mut().on_timeout(now)
     }
     fn on_receive(&mut self, now: Instant) -> u32 {
-        match self {
-            Engine::Ideal(e) => e.on_receive(now),
-        }
+        self.inner_mut().on_receive(now)
     }
 }

@@ -5,10 +5,17 @@
 //! drop), a Data about to go out on a face (mark, stamp), Data and Nack arriving, and a periodic
 //! tick. Every hook can read the node's faces (queue lengths and counters).
 //!
+//! Hooks about Interests, Data and Nacks also get `prefix`: the FIB entry's prefix for the
+//! packet's name (the name's base when no entry matches), so schemes can keep per-FIB-entry
+//! state.
+//!
 //! Built-in schemes are variants of [`RouterModule`], dispatched by `match`; `Custom` takes any
-//! [`RouterHooks`] implementation, for experiments and tests. No paper scheme exists yet.
+//! [`RouterHooks`] implementation, for experiments and tests.
+
+pub mod sf;
 
 use crate::face::{Face, FaceId};
+use crate::name::NameId;
 use crate::packet::{Data, Interest, Nack, NackReason};
 use crate::time::{Duration, Instant};
 
@@ -33,6 +40,7 @@ pub trait RouterHooks: std::fmt::Debug {
         &mut self,
         _now: Instant,
         _face: FaceId,
+        _prefix: NameId,
         _interest: &Interest,
         _faces: &[Face],
     ) -> InterestVerdict {
@@ -41,9 +49,31 @@ pub trait RouterHooks: std::fmt::Debug {
     /// A Data is about to go out on `face`: set `data.ext.mark`, stamp `data.ext.rate_stamp`.
     fn on_data_out(&mut self, _now: Instant, _face: FaceId, _data: &mut Data, _faces: &[Face]) {}
     /// A Data arrived on `face` (before the PIT is consulted).
-    fn on_data_in(&mut self, _now: Instant, _face: FaceId, _data: &Data, _faces: &[Face]) {}
-    /// A Nack arrived on `face`.
-    fn on_nack_in(&mut self, _now: Instant, _face: FaceId, _nack: &Nack, _faces: &[Face]) {}
+    fn on_data_in(
+        &mut self,
+        _now: Instant,
+        _face: FaceId,
+        _prefix: NameId,
+        _data: &Data,
+        _faces: &[Face],
+    ) {
+    }
+    /// A Nack arrived on `face` for a pending Interest sent there at `sent`.
+    fn on_nack_in(
+        &mut self,
+        _now: Instant,
+        _face: FaceId,
+        _prefix: NameId,
+        _nack: &Nack,
+        _sent: Instant,
+        _faces: &[Face],
+    ) {
+    }
+    /// The module's per-face state for traces: (rate limit in Interests/s, bucket level in
+    /// tokens), `None` if it keeps none for `face`.
+    fn face_gauges(&mut self, _now: Instant, _face: FaceId) -> Option<(f64, f64)> {
+        None
+    }
     /// The period of [`RouterHooks::on_tick`]; `None` = no tick.
     fn tick_interval(&self) -> Option<Duration> {
         None
@@ -69,6 +99,8 @@ pub enum RouterModule {
     /// Plain NDN forwarding.
     #[default]
     None,
+    /// Stateful Forwarding policing (seed 002).
+    Sf(sf::SfRouter),
     /// A user-supplied module.
     Custom(Box<dyn RouterHooks + Send>),
 }
@@ -77,6 +109,7 @@ impl RouterModule {
     fn hooks(&mut self) -> Option<&mut (dyn RouterHooks + Send)> {
         match self {
             RouterModule::None => None,
+            RouterModule::Sf(m) => Some(m),
             RouterModule::Custom(h) => Some(h.as_mut()),
         }
     }
@@ -85,11 +118,12 @@ impl RouterModule {
         &mut self,
         now: Instant,
         face: FaceId,
+        prefix: NameId,
         interest: &Interest,
         faces: &[Face],
     ) -> InterestVerdict {
         match self.hooks() {
-            Some(h) => h.on_interest_out(now, face, interest, faces),
+            Some(h) => h.on_interest_out(now, face, prefix, interest, faces),
             None => InterestVerdict::Admit,
         }
     }
@@ -98,19 +132,38 @@ impl RouterModule {
             h.on_data_out(now, face, data, faces)
         }
     }
-    pub fn on_data_in(&mut self, now: Instant, face: FaceId, data: &Data, faces: &[Face]) {
+    pub fn on_data_in(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        prefix: NameId,
+        data: &Data,
+        faces: &[Face],
+    ) {
         if let Some(h) = self.hooks() {
-            h.on_data_in(now, face, data, faces)
+            h.on_data_in(now, face, prefix, data, faces)
         }
     }
-    pub fn on_nack_in(&mut self, now: Instant, face: FaceId, nack: &Nack, faces: &[Face]) {
+    pub fn on_nack_in(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        prefix: NameId,
+        nack: &Nack,
+        sent: Instant,
+        faces: &[Face],
+    ) {
         if let Some(h) = self.hooks() {
-            h.on_nack_in(now, face, nack, faces)
+            h.on_nack_in(now, face, prefix, nack, sent, faces)
         }
+    }
+    pub fn face_gauges(&mut self, now: Instant, face: FaceId) -> Option<(f64, f64)> {
+        self.hooks().and_then(|h| h.face_gauges(now, face))
     }
     pub fn tick_interval(&self) -> Option<Duration> {
         match self {
             RouterModule::None => None,
+            RouterModule::Sf(m) => m.tick_interval(),
             RouterModule::Custom(h) => h.tick_interval(),
         }
     }

@@ -1,0 +1,117 @@
+//! tick(Δ): a coarse-grained clock (seed 000 §III.B, seed 002 §III.A).
+//!
+//! The engine's only timer fires every Δ, at `start + kΔ`. Interests become owed at the nominal
+//! rate in between (the papers' emulation: `SendPacket()` queues instead of sending) and every
+//! owed Interest leaves at the next tick, back to back — bursts of about r·Δ Interests.
+//! The timer is only armed for the first tick at or after the next nominal time, which gives
+//! the same release instants without idle wake-ups.
+
+use super::{Nominal, SendingEngine};
+use crate::time::{Duration, Instant, PacketRate};
+
+#[derive(Clone, Debug)]
+pub struct Tick {
+    /// Δ: the clock's tick interval.
+    pub interval: Duration,
+    origin: Instant,
+    pub(crate) nominal: Option<Nominal>,
+}
+
+impl Tick {
+    pub fn new(interval: Duration) -> Self {
+        Tick {
+            interval: interval.max(Duration(1)),
+            origin: Instant::ZERO,
+            nominal: None,
+        }
+    }
+
+    /// The first tick at or after `t` (ns, fractional).
+    fn tick_at_or_after(&self, t: f64) -> Instant {
+        let since = (t - self.origin.0 as f64).max(0.0);
+        let k = (since / self.interval.0 as f64).ceil() as u64;
+        self.origin + Duration(k * self.interval.0)
+    }
+}
+
+impl SendingEngine for Tick {
+    fn start(&mut self, now: Instant, rate: PacketRate) {
+        self.origin = now;
+        self.nominal = Some(Nominal::start(now, rate));
+    }
+    fn set_rate(&mut self, _now: Instant, rate: PacketRate) {
+        if let Some(n) = &mut self.nominal {
+            n.set_rate(rate);
+        }
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.nominal.map(|n| self.tick_at_or_after(n.next_ns))
+    }
+    fn on_timeout(&mut self, now: Instant) -> u32 {
+        self.nominal.as_mut().map_or(0, |n| n.take_owed(now))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Release instants when driven only by the engine's own timer.
+    fn releases(e: &mut impl SendingEngine, until: Instant) -> Vec<(Instant, u32)> {
+        let mut out = Vec::new();
+        while let Some(t) = e.poll_timeout() {
+            if t > until {
+                break;
+            }
+            let n = e.on_timeout(t);
+            if n > 0 {
+                out.push((t, n));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn releases_bursts_of_rate_times_tick_at_tick_instants() {
+        let mut e = Tick::new(Duration::from_millis(50));
+        e.start(Instant(0), PacketRate(1000.0));
+        let r = releases(&mut e, Instant(200_000_000));
+        // t = 0: the first Interest; then every 50 ms the 50 owed since the previous tick
+        assert_eq!(
+            r,
+            vec![
+                (Instant(0), 1),
+                (Instant(50_000_000), 50),
+                (Instant(100_000_000), 50),
+                (Instant(150_000_000), 50),
+                (Instant(200_000_000), 50)
+            ]
+        );
+    }
+
+    #[test]
+    fn ticks_are_aligned_to_the_start_and_skip_idle_ticks() {
+        let mut e = Tick::new(Duration::from_millis(10));
+        e.start(Instant(3_000_000), PacketRate(40.0)); // one Interest per 25 ms
+        let r = releases(&mut e, Instant(100_000_000));
+        let times: Vec<u64> = r.iter().map(|(t, _)| t.0 / 1_000_000).collect();
+        assert_eq!(
+            times,
+            vec![3, 33, 53, 83, 103]
+                .into_iter()
+                .filter(|&t| t <= 100)
+                .collect::<Vec<_>>()
+        );
+        assert!(r.iter().all(|&(_, n)| n == 1));
+    }
+
+    #[test]
+    fn no_release_before_the_tick_even_if_asked() {
+        let mut e = Tick::new(Duration::from_millis(100));
+        e.start(Instant(0), PacketRate(100.0));
+        assert_eq!(e.on_timeout(Instant(0)), 1);
+        assert_eq!(e.on_receive(Instant(55_000_000)), 0);
+        assert_eq!(e.poll_timeout(), Some(Instant(100_000_000)));
+        assert_eq!(e.on_timeout(Instant(100_000_000)), 10);
+    }
+}
