@@ -167,6 +167,9 @@ def _face_series() -> dict[str, tuple[str, bytes]]:
             "<u8",
             [values[(f["node"], f["face"])].get(name, [0, 0, 0])[b] for b, f in rows],
         )
+    # no router scheme in the fake run: the scheme gauges are NaN
+    table["scheme_rate"] = _col("<f8", [float("nan")] * len(rows))
+    table["scheme_bucket"] = _col("<f8", [float("nan")] * len(rows))
     return table
 
 

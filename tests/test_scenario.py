@@ -451,3 +451,209 @@ def test_the_documented_example_is_valid():
     assert spec["links"][2]["queue_ba"] == {"bytes": 1_500_000}
     assert s.trace_options["rate_trace"] == 0.5
     assert s.warnings == []
+
+
+LINEAR_SF = """
+[scenario]
+name = "sf"
+duration = "10s"
+
+[defaults.link]
+bandwidth = "10Mbps"
+delay = "10ms"
+
+[nodes.R1.schemes.sf]
+
+[nodes.R2.schemes.sf]
+depth = 20
+per_fib = true
+data_size = "1500B"
+initial_rate = 800
+min_rate = 2
+increase = 0.5
+decrease = 0.8
+nack_suppression = true
+leak_slack = 1
+leak_randomize = "0s"
+
+[[links]]
+between = ["C", "R1"]
+
+[[links]]
+between = ["R1", "R2"]
+
+[[links]]
+between = ["R2", "P"]
+
+[[apps]]
+name = "p"
+node = "P"
+kind = "producer"
+prefix = "/p"
+payload = "1250B"
+
+[[apps]]
+name = "c"
+node = "C"
+kind = "consumer"
+prefix = "/p"
+controller = "sf-aimd"
+rate = 100
+engine = "tick+smoothing"
+tick = "50ms"
+"""
+
+SF_DEFAULTS = {
+    "depth": 50.0,
+    "per_face": True,
+    "per_fib": False,
+    "data_size": 1250,
+    "initial_rate": None,
+    "min_rate": 1.0,
+    "increase": 1.0,
+    "decrease": 0.5,
+    "nack_suppression": False,
+    "leak_slack": 1.001,
+    "leak_randomize_ns": 1_000_000,
+}
+
+
+def test_resolve_sf_nodes():
+    spec = Scenario.from_toml_str(LINEAR_SF).resolve()
+    assert names(spec) == ["R1", "R2", "C", "P"]
+    nodes = {n["name"]: n for n in spec["nodes"]}
+    assert nodes["R1"] == {
+        "name": "R1",
+        "strategy": "best-route",
+        "cs_capacity": 0,
+        "schemes": {"sf": SF_DEFAULTS},
+    }
+    assert nodes["R2"]["schemes"] == {
+        "sf": {
+            "depth": 20.0,
+            "per_face": True,
+            "per_fib": True,
+            "data_size": 1500,
+            "initial_rate": 800.0,
+            "min_rate": 2.0,
+            "increase": 0.5,
+            "decrease": 0.8,
+            "nack_suppression": True,
+            "leak_slack": 1.0,
+            "leak_randomize_ns": 0,
+        }
+    }
+    assert nodes["C"]["schemes"] == nodes["P"]["schemes"] == {}
+    json.dumps(spec)
+
+
+def test_resolve_sf_aimd_consumer_with_tick_smoothing():
+    consumer = Scenario.from_toml_str(LINEAR_SF).resolve()["apps"][1]
+    assert consumer == {
+        "name": "c",
+        "node": 2,
+        "start_ns": 0,
+        "stop_ns": None,
+        "app": {
+            "kind": "consumer",
+            "prefix": "/p",
+            # max_rate: C's line rate, 10 Mbit/s / (8 x 1250 B) = 1000 Data/s
+            "controller": {
+                "type": "sf_aimd",
+                "initial_rate": 100.0,
+                "max_rate": 1000.0,
+                "nack_suppression": False,
+            },
+            "engine": {"type": "tick", "tick_ns": 50_000_000, "smoothing": True},
+            "lifetime_ns": 4_000_000_000,
+            "timeout_ns": None,
+            "retx_on_timeout": False,
+            "retx_on_nack": False,
+            "max_transmissions": 2**32 - 1,
+            "start_seq": 0,
+            "max_seq": None,
+        },
+    }
+
+
+def test_sf_aimd_explicit_max_rate_and_tick_without_smoothing():
+    s = Scenario.from_toml_str(LINEAR_SF).with_overrides(
+        overrides={
+            "apps[c].max_rate": 5000,
+            "apps[c].nack_suppression": True,
+            "apps[c].engine": "tick",
+            "apps[c].tick": "1ms",
+        }
+    )
+    app = s.resolve()["apps"][1]["app"]
+    assert app["controller"] == {
+        "type": "sf_aimd",
+        "initial_rate": 100.0,
+        "max_rate": 5000.0,
+        "nack_suppression": True,
+    }
+    assert app["engine"] == {"type": "tick", "tick_ns": 1_000_000, "smoothing": False}
+    smoothed = s.with_overrides(overrides={"apps[c].smoothing": True}).resolve()
+    assert smoothed["apps"][1]["app"]["engine"]["smoothing"] is True
+
+
+def test_default_max_rate_counts_data_overhead_and_fastest_link():
+    s = Scenario.from_toml_str(LINEAR_SF).with_overrides(
+        overrides={"packets.data_overhead": "250B"}
+    )
+    assert s.resolve()["apps"][1]["app"]["controller"]["max_rate"] == 10e6 / (8 * 1500)
+    s = s.link("C", "R2", bandwidth="100Mbps")  # C's fastest link now: 100 Mbit/s
+    assert s.resolve()["apps"][1]["app"]["controller"]["max_rate"] == 100e6 / (8 * 1500)
+
+
+def test_sf_defaults_and_node_overrides_merge():
+    s = Scenario.from_toml_str(LINEAR_SF).with_overrides(
+        overrides={
+            "defaults.node.schemes.sf": {"depth": 10, "initial_rate": 300},
+            "nodes.R1.schemes.sf": {"initial_rate": "line"},
+            "nodes.C.schemes.sf": False,
+        }
+    )
+    nodes = {n["name"]: n["schemes"] for n in s.resolve()["nodes"]}
+    assert nodes["R1"] == {"sf": SF_DEFAULTS | {"depth": 10.0}}
+    assert nodes["R2"]["sf"]["depth"] == 20.0  # its own value wins
+    assert nodes["P"] == {"sf": SF_DEFAULTS | {"depth": 10.0, "initial_rate": 300.0}}
+    assert nodes["C"] == {}
+
+
+def test_sf_builder_equals_toml_and_round_trips():
+    toml = Scenario.from_toml_str(LINEAR_SF)
+    s = Scenario(name="sf", duration="10s").defaults(bandwidth="10Mbps", delay="10ms")
+    s.node("R1", schemes={"sf": {}}).node(
+        "R2", schemes={"sf": toml.data["nodes"]["R2"]["schemes"]["sf"]}
+    )
+    s.link("C", "R1").link("R1", "R2").link("R2", "P")
+    s.producer("P", "/p", payload="1250B", name="p")
+    s.consumer(
+        "C", "/p", controller="sf-aimd", rate=100, name="c", engine="tick+smoothing", tick="50ms"
+    )
+    assert s.resolve() == toml.resolve()
+    opted_out = toml.with_overrides(overrides={"nodes.R1.schemes.sf": False})
+    again = Scenario.from_toml_str(opted_out.to_toml())
+    assert again.resolve() == opted_out.resolve()
+    assert again.resolve()["nodes"][0]["schemes"] == {}
+    assert opted_out.hash() != toml.hash()
+
+
+def test_the_documented_sf_example_is_valid():
+    doc = (Path(__file__).parent.parent / "docs" / "scenario.md").read_text(encoding="utf-8")
+    section = doc.split("### Example: Stateful Forwarding", 1)[1]
+    example = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    s = Scenario.from_toml_str(example, source="docs/scenario.md")
+    spec = s.resolve()
+    nodes = {n["name"]: n["schemes"] for n in spec["nodes"]}
+    assert nodes["C"] == nodes["P"] == {}
+    assert nodes["R1"]["sf"]["per_fib"] is True
+    assert nodes["R2"]["sf"] == SF_DEFAULTS
+    assert spec["apps"][1]["app"]["controller"]["max_rate"] == 1000.0
+    assert spec["apps"][1]["app"]["engine"] == {
+        "type": "tick",
+        "tick_ns": 50_000_000,
+        "smoothing": True,
+    }
+    assert s.warnings == []

@@ -224,7 +224,119 @@ def test_unknown_strategy():
 
 def test_unknown_scheme():
     data = scenario(nodes={"R": {"schemes": {"pcon": {}}}})
-    expect(data, "nodes.R.schemes.pcon", "unknown scheme 'pcon'", "no congestion-control scheme")
+    expect(data, "nodes.R.schemes.pcon", "unknown scheme 'pcon' (known: sf)", "use one of: sf")
+
+
+def test_unknown_scheme_did_you_mean():
+    data = scenario(nodes={"R": {"schemes": {"SF": {}}}})
+    expect(data, "nodes.R.schemes.SF", "unknown scheme 'SF'", "did you mean 'sf'?")
+
+
+def sf(values: dict, node: str = "R") -> dict:
+    """BASE with [nodes.<node>.schemes.sf] = values."""
+    return scenario(nodes={node: {"schemes": {"sf": values}}})
+
+
+def test_sf_unknown_key():
+    expect(sf({"dept": 10}), "nodes.R.schemes.sf.dept", "unknown key 'dept'", "'depth'")
+
+
+def test_sf_depth_below_one():
+    expect(sf({"depth": 0}), "nodes.R.schemes.sf.depth", "must be at least 1", "50")
+    expect(sf({"depth": 0.5}), "nodes.R.schemes.sf.depth", "must be at least 1")
+
+
+def test_sf_depth_with_a_unit():
+    expect(sf({"depth": "50p"}), "nodes.R.schemes.sf.depth", "expected a number", "a plain number")
+
+
+def test_sf_per_face_and_per_fib_both_false():
+    expect(
+        sf({"per_face": False}),
+        "nodes.R.schemes.sf.per_face",
+        "per_face and per_fib are both false",
+        "per_fib = true",
+    )
+
+
+def test_sf_decrease_out_of_range():
+    expect(sf({"decrease": 1.0}), "nodes.R.schemes.sf.decrease", "must be in (0, 1)", "0.5")
+    expect(sf({"decrease": 0}), "nodes.R.schemes.sf.decrease", "must be in (0, 1)")
+
+
+def test_sf_increase_negative():
+    expect(sf({"increase": -1}), "nodes.R.schemes.sf.increase", "must be at least 0")
+
+
+def test_sf_leak_slack_below_one():
+    expect(sf({"leak_slack": 0.9}), "nodes.R.schemes.sf.leak_slack", "must be at least 1")
+
+
+def test_sf_leak_randomize_without_unit():
+    expect(sf({"leak_randomize": 1}), "nodes.R.schemes.sf.leak_randomize", "has no unit", "'1ms'")
+
+
+def test_sf_data_size_in_bits():
+    expect(sf({"data_size": "1250b"}), "nodes.R.schemes.sf.data_size", "means bits", "'1250B'")
+
+
+def test_sf_initial_rate_typo():
+    expect(
+        sf({"initial_rate": "lin"}),
+        "nodes.R.schemes.sf.initial_rate",
+        'expected a number of Interests/s or "line"',
+        'did you mean "line"?',
+    )
+
+
+def test_sf_initial_rate_below_min_rate():
+    expect(
+        sf({"initial_rate": 5, "min_rate": 10}),
+        "nodes.R.schemes.sf.initial_rate",
+        "initial_rate (5) is below min_rate (10)",
+    )
+
+
+def test_sf_wrong_type():
+    expect(sf({"per_fib": "yes"}), "nodes.R.schemes.sf.per_fib", "expected true or false")
+
+
+def test_sf_true_instead_of_a_table():
+    expect(
+        scenario(nodes={"R": {"schemes": {"sf": True}}}),
+        "nodes.R.schemes.sf",
+        "expected a table or false, got true",
+        "an empty table takes the defaults",
+    )
+
+
+def test_sf_false_opts_a_node_out():
+    data = scenario(
+        defaults={"node": {"schemes": {"sf": {"depth": 20}}}},
+        nodes={"R": {"schemes": {"sf": False}}},
+    )
+    nodes = {n["name"]: n["schemes"] for n in Scenario.from_dict(data).resolve()["nodes"]}
+    assert nodes["R"] == {}
+    assert nodes["C"]["sf"]["depth"] == nodes["P"]["sf"]["depth"] == 20.0
+
+
+def test_defaults_node_sf_applies_to_all_nodes():
+    data = scenario(defaults={"node": {"schemes": {"sf": {"decrease": 0.7}}}})
+    spec = Scenario.from_dict(data).resolve()
+    assert [n["schemes"]["sf"]["decrease"] for n in spec["nodes"]] == [0.7, 0.7, 0.7]
+
+
+def test_sf_mistake_in_defaults_is_reported_once():
+    data = scenario(defaults={"node": {"schemes": {"sf": {"depth": -1}}}})
+    expect(data, "defaults.node.schemes.sf.depth", "must be at least 1")
+
+
+def test_sf_node_override_conflicts_with_default():
+    data = scenario(
+        defaults={"node": {"schemes": {"sf": {"per_face": False, "per_fib": True}}}},
+        nodes={"R": {"schemes": {"sf": {"per_fib": False}}}},
+    )
+    expect(data, "nodes.R.schemes.sf.per_fib", "per_face and per_fib are both false")
 
 
 def test_bad_node_name():
@@ -255,6 +367,122 @@ def test_unknown_engine():
     expect(
         edit("apps[1].engine", "ideally"), "apps[1].engine", "unknown engine 'ideally'", '"ideal"'
     )
+
+
+def test_unknown_engine_did_you_mean():
+    expect(edit("apps[1].engine", "tik"), "apps[1].engine", "unknown engine 'tik'", '"tick"?')
+
+
+def consumer(**keys) -> dict:
+    """BASE with keys set on the consumer (apps[1])."""
+    data = copy.deepcopy(BASE)
+    data["apps"][1].update(keys)
+    return data
+
+
+def test_tick_missing_for_tick_engine():
+    expect(consumer(engine="tick"), "apps[1].tick", "missing tick", 'tick = "10ms"')
+    expect(consumer(engine="tick+smoothing"), "apps[1].tick", "missing tick")
+
+
+def test_tick_with_ideal_engine():
+    p = expect(
+        consumer(tick="50ms"),
+        "apps[1].tick",
+        'applies to engine = "tick" or "tick+smoothing", this consumer uses "ideal"',
+    )
+    assert p.fix == 'remove tick, or set engine = "tick"'
+
+
+def test_smoothing_with_ideal_engine():
+    expect(consumer(engine="ideal", smoothing=True), "apps[1].smoothing", "applies to engine = ")
+
+
+def test_tick_not_positive_or_without_unit():
+    expect(consumer(engine="tick", tick="0ms"), "apps[1].tick", "must be positive", "10ms")
+    expect(consumer(engine="tick", tick=50), "apps[1].tick", "has no unit", "'50ms'")
+
+
+def test_smoothing_false_with_tick_smoothing():
+    expect(
+        consumer(engine="tick+smoothing", tick="50ms", smoothing=False),
+        "apps[1].smoothing",
+        'engine = "tick+smoothing" means smoothing = true',
+        'set engine = "tick"',
+    )
+
+
+def test_sf_aimd_needs_rate():
+    expect(consumer(controller="sf-aimd"), "apps[1].rate", "missing rate", "the initial rate")
+
+
+def test_max_rate_below_rate():
+    expect(
+        consumer(controller="sf-aimd", rate=500, max_rate=100),
+        "apps[1].max_rate",
+        "max_rate (100) is below the initial rate (500)",
+        "at least 500",
+    )
+
+
+def test_max_rate_with_constant_rate():
+    p = expect(
+        consumer(max_rate=100),
+        "apps[1].max_rate",
+        'applies to controller = "sf-aimd", this consumer uses "constant-rate"',
+    )
+    assert p.fix == 'remove max_rate, or set controller = "sf-aimd"'
+
+
+def test_nack_suppression_with_fixed_window():
+    expect(
+        consumer(controller="fixed-window", nack_suppression=True),
+        "apps[1].nack_suppression",
+        'applies to controller = "sf-aimd"',
+    )
+
+
+def test_rate_with_fixed_window():
+    expect(
+        consumer(controller="fixed-window", rate=10),
+        "apps[1].rate",
+        'applies to controller = "constant-rate" or "sf-aimd"',
+    )
+
+
+def test_every_foreign_key_is_reported():
+    found = problems(consumer(max_rate=100, nack_suppression=True, tick="1ms"))
+    assert [p.key for p in found] == [
+        "apps[1].max_rate",
+        "apps[1].nack_suppression",
+        "apps[1].tick",
+    ]
+
+
+def test_rate_above_default_max_rate():
+    # 10 Mbps links, 1024-byte Data (the default payload): line rate 10e6 / 8192 = 1220.7/s
+    expect(
+        consumer(controller="sf-aimd", rate=2000),
+        "apps[1].rate",
+        "above max_rate, which defaults to C's line rate (1220.7",
+        "set max_rate",
+    )
+
+
+def test_default_max_rate_needs_one_data_size():
+    data = consumer(controller="sf-aimd", rate=100)
+    data["packets"] = {"data_overhead": "40B"}
+    data["apps"].append({"node": "R", "kind": "producer", "prefix": "/p", "payload": "100B"})
+    expect(
+        data,
+        "apps[1].max_rate",
+        "producers of '/p' send Data of different sizes (140B, 1064B)",
+        "set max_rate",
+    )
+
+
+def test_engine_key_on_a_producer():
+    expect(edit("apps[0].tick", "1ms"), "apps[0].tick", "'tick' is a consumer key")
 
 
 def test_unknown_retransmit_mode():

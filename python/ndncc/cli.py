@@ -171,7 +171,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         progress.close()
     if not args.quiet:
         _print_consumers(console, result)
-        console.print(f"results written to [bold]{out}/[/bold] (summary.json, Parquet, figures)")
+        console.print(f"results written to [bold]{out}/[/bold]")
     return EXIT_OK
 
 

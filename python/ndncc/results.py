@@ -69,6 +69,8 @@ TABLE_COLUMNS: dict[str, list[str]] = {
         "queue_pkts",
         "queue_bytes",
         "queue_max_pkts",
+        "scheme_rate",
+        "scheme_bucket",
     ],
     "node_series": [
         "time_s",

@@ -45,10 +45,14 @@ TOP_LEVEL = (
     "trace",
 )
 STRATEGIES = ("best-route", "multicast", "weighted-multipath")
-SCHEMES: tuple[str, ...] = ()  # no congestion-control scheme exists yet
+SCHEMES = ("sf",)  # per-node congestion-control schemes: [nodes.NAME.schemes.<name>]
 APP_KINDS = ("consumer", "producer")
-CONTROLLERS = {"constant-rate": "constant_rate", "fixed-window": "fixed_window"}
-ENGINES = {"ideal": "ideal"}
+CONTROLLERS = {
+    "constant-rate": "constant_rate",
+    "fixed-window": "fixed_window",
+    "sf-aimd": "sf_aimd",
+}
+ENGINES = {"ideal": "ideal", "tick": "tick", "tick+smoothing": "tick"}
 RETRANSMIT = {
     "none": (False, False),
     "timeout": (True, False),
@@ -68,10 +72,31 @@ _LINK_DEFAULT_KEYS = ("bandwidth", "delay", "queue", "loss", "cost")
 _APP_KEYS = ("name", "node", "kind", "prefix", "start", "stop")
 _PRODUCER_KEYS = ("payload", "freshness", "content_segments", "processing_delay")
 _CONSUMER_KEYS = (
-    "controller", "rate", "window", "engine", "lifetime", "timeout", "retransmit",
-    "max_transmissions", "start_seq", "max_seq",
+    "controller", "rate", "window", "max_rate", "nack_suppression", "engine", "tick",
+    "smoothing", "lifetime", "timeout", "retransmit", "max_transmissions", "start_seq", "max_seq",
 )  # fmt: skip
-_CONTROLLER_KEYS = {"rate": "constant-rate", "window": "fixed-window"}
+# Consumer keys that belong to some controllers / engines only: key -> the ones it applies to.
+_CONTROLLER_KEYS = {
+    "rate": ("constant-rate", "sf-aimd"),
+    "window": ("fixed-window",),
+    "max_rate": ("sf-aimd",),
+    "nack_suppression": ("sf-aimd",),
+}
+_ENGINE_KEYS = {"tick": ("tick", "tick+smoothing"), "smoothing": ("tick", "tick+smoothing")}
+# Stateful Forwarding (router part): TOML key -> (resolved key, default in resolved form).
+_SF_DEFAULTS = {
+    "depth": ("depth", 50.0),  # D, the maximum bucket depth, in packets
+    "per_face": ("per_face", True),
+    "per_fib": ("per_fib", False),
+    "data_size": ("data_size", 1250),  # bytes: a face's bandwidth -> its line rate in Data/s
+    "initial_rate": ("initial_rate", None),  # None = "line": the face's line rate
+    "min_rate": ("min_rate", 1.0),
+    "increase": ("increase", 1.0),  # additive increase, Interests/s
+    "decrease": ("decrease", 0.5),  # multiplicative decrease factor
+    "nack_suppression": ("nack_suppression", False),
+    "leak_slack": ("leak_slack", 1.001),  # ndnSIM 1.0 leaks every slack / r seconds
+    "leak_randomize": ("leak_randomize_ns", 1_000_000),  # ndnSIM's RandomizeLeak, 1 ms
+}
 _ROUTE_KEYS = ("node", "prefix", "next_hop", "cost")
 _PERIODIC_TRACES = ("rate_trace", "drop_trace", "cs_trace")  # ndnSIM tracers with a period
 _TRACE_KEYS = ("bin", "delays", "parquet", "figures", *_PERIODIC_TRACES, "app_delays_trace")
@@ -86,6 +111,10 @@ _KEY_HINTS = {
     "next_hops": "next_hop", "nexthop": "next_hop", "face": "next_hop", "via": "next_hop",
     "type": "kind", "app": "kind", "seconds": "duration", "stop_time": "stop",
     "start_time": "start", "bin_size": "bin", "retx": "retransmit",
+    "tick_interval": "tick", "granularity": "tick", "clock": "tick", "smooth": "smoothing",
+    "initial": "initial_rate", "max_depth": "depth", "bucket_depth": "depth",
+    "randomize_leak": "leak_randomize", "additive_increase": "increase",
+    "multiplicative_decrease": "decrease", "suppress_nacks": "nack_suppression",
 }  # fmt: skip
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
@@ -192,20 +221,66 @@ def _integer(low: int = 0, high: int = U64) -> Callable[[object], int]:
     return convert
 
 
+def _a_number(value: object, example: str) -> float:
+    """`value` as a float, or _Bad for a non-number (a quoted number gets "without quotes")."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        fix = f"write e.g. {example}"
+        if isinstance(value, str):
+            try:
+                float(value.strip())
+            except ValueError:
+                fix = f"write a plain number (no unit, no quotes), e.g. {example}"
+            else:
+                fix = f"write {value.strip()} without quotes"
+        raise _Bad(f"expected a number, got {_describe(value)}", fix)
+    if not math.isfinite(value):
+        raise _Bad(f"expected a finite number, got {value!r}", f"write e.g. {example}")
+    return float(value)
+
+
 def _positive_number(example: str) -> Callable[[object], float]:
     def convert(value: object) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            fix = (
-                f"write {value.strip()} without quotes"
-                if isinstance(value, str)
-                else f"write e.g. {example}"
-            )
-            raise _Bad(f"expected a number, got {_describe(value)}", fix)
-        if not math.isfinite(value) or value <= 0:
+        number = _a_number(value, example)
+        if number <= 0:
             raise _Bad(f"must be a positive number, got {value!r}", f"write e.g. {example}")
-        return float(value)
+        return number
 
     return convert
+
+
+def _number_in(
+    example: str, low: float, high: float | None = None, *, open_low: bool = False
+) -> Callable[[object], float]:
+    """A number >= low (> low with `open_low`) and, with `high`, < high."""
+
+    def convert(value: object) -> float:
+        number = _a_number(value, example)
+        below = number <= low if open_low else number < low
+        if below or (high is not None and number >= high):
+            if high is not None:
+                where = f"in {'(' if open_low else '['}{low:g}, {high:g})"
+            else:
+                where = f"{'greater than' if open_low else 'at least'} {low:g}"
+            raise _Bad(f"must be {where}, got {value!r}", f"write e.g. {example}")
+        return number
+
+    return convert
+
+
+def _initial_rate(value: object) -> float | None:
+    """A rate in Interests/s, or "line" (None): the face's line rate."""
+    if isinstance(value, str):
+        if value.strip().lower() == "line":
+            return None
+        try:
+            float(value.strip())
+        except ValueError:
+            close = _did_you_mean(value.strip(), ["line"], cutoff=0.5)
+            raise _Bad(
+                f'expected a number of Interests/s or "line", got {_describe(value)}',
+                'did you mean "line"?' if close else 'write e.g. 1000, or "line"',
+            ) from None
+    return _positive_number('1000, or "line"')(value)
 
 
 def _boolean(value: object) -> bool:
@@ -457,6 +532,7 @@ class _Resolver:
         self.duration_ns: int | None = None
         self.nodes_incomplete = False  # a broken topology file: unknown node names are not news
         self.node_defaults: dict = {"strategy": "best-route", "cs_capacity": 0, "schemes": {}}
+        self.packets: dict = {}
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -535,6 +611,7 @@ class _Resolver:
         self.check_top_level()
         scenario = self.read_scenario()
         packets = self.read_packets()
+        self.packets = packets
         link_defaults = self.read_defaults()
         self.read_nodes()
         topology = self.read_topology_file()
@@ -624,10 +701,14 @@ class _Resolver:
     def node_attrs(self, t: _Table, base: dict) -> dict:
         strategy = t.get("strategy", _choice("strategy", STRATEGIES), default=base["strategy"])
         cs = t.get("cs", _integer(0, U32), default=base["cs_capacity"])
-        schemes = self.read_schemes(t) if "schemes" in t.data else copy.deepcopy(base["schemes"])
+        schemes = copy.deepcopy(base["schemes"])
+        if "schemes" in t.data:
+            schemes = self.read_schemes(t, schemes)
         return {"strategy": strategy, "cs_capacity": cs, "schemes": schemes}
 
-    def read_schemes(self, t: _Table) -> dict:
+    def read_schemes(self, t: _Table, base: dict) -> dict:
+        """The node's schemes: `base` (the [defaults.node] ones) changed by its own `schemes`
+        table, where a scheme's table overrides single keys and `NAME = false` removes it."""
         schemes = t.data["schemes"]
         if not isinstance(schemes, dict):
             t.error(
@@ -635,15 +716,80 @@ class _Resolver:
                 f"expected a table, got {_describe(schemes)}",
                 f"write [{t.at('schemes')}.NAME] tables",
             )
-            return {}
-        for name in schemes:
-            known = (
-                f"known schemes: {', '.join(SCHEMES)}"
-                if SCHEMES
-                else "no congestion-control scheme is available yet"
+            return base
+        result = dict(base)
+        listed = ", ".join(SCHEMES)
+        for name, value in schemes.items():
+            key = f"schemes.{name}"
+            if name not in SCHEMES:
+                close = _did_you_mean(str(name), SCHEMES)
+                fix = f"did you mean '{close}'?" if close else f"remove it, or use one of: {listed}"
+                t.error(key, f"unknown scheme '{name}' (known: {listed})", fix)
+                continue
+            if value is False:
+                result.pop(name, None)
+                continue
+            if not isinstance(value, dict):
+                t.error(
+                    key,
+                    f"expected a table or false, got {_describe(value)}",
+                    f"write [{t.at(key)}] and its keys below it (an empty table takes the "
+                    f"defaults), or {name} = false to turn it off at this node",
+                )
+                continue
+            read = {"sf": self.read_sf}[name]
+            resolved = read(_Table(self, value, t.at(key)), base.get(name))
+            if resolved is None:
+                result.pop(name, None)
+            else:
+                result[name] = resolved
+        return result
+
+    def read_sf(self, t: _Table, base: dict | None) -> dict | None:
+        """Stateful Forwarding's router part; keys not in `t` come from `base` (the
+        [defaults.node.schemes.sf] values) or the built-in defaults. None if invalid."""
+        t.check_keys(_SF_DEFAULTS)
+        convert: dict[str, Callable[[object], Any]] = {
+            "depth": _number_in("50", 1),  # a bucket admits an Interest when 1 token is free
+            "per_face": _boolean,
+            "per_fib": _boolean,
+            "data_size": _size(1, U32, "1250B"),
+            "initial_rate": _initial_rate,
+            "min_rate": _positive_number("1"),
+            "increase": _number_in("1", 0),
+            "decrease": _number_in("0.5", 0, 1, open_low=True),
+            "nack_suppression": _boolean,
+            "leak_slack": _number_in("1.001", 1),
+            "leak_randomize": _DELAY,
+        }
+        sf = {}
+        for key, (resolved, default) in _SF_DEFAULTS.items():
+            sf[resolved] = t.get(key, convert[key], default=(base or {}).get(resolved, default))
+        if _invalid(*sf.values()):
+            return None
+        # Combinations are checked where one of their keys is written (an inherited one was
+        # checked in [defaults.node.schemes.sf]).
+        if not (sf["per_face"] or sf["per_fib"]) and {"per_face", "per_fib"} & t.data.keys():
+            t.error(
+                "per_face" if "per_face" in t.data else "per_fib",
+                "per_face and per_fib are both false: no rate limit would be kept",
+                "set per_face = true (a limit per outgoing face) and/or per_fib = true "
+                "(a limit per FIB entry and face)",
             )
-            t.error(f"schemes.{name}", f"unknown scheme '{name}'", f"remove it ({known})")
-        return {}
+            return None
+        initial = sf["initial_rate"]
+        if (
+            initial is not None
+            and initial < sf["min_rate"]
+            and {"initial_rate", "min_rate"} & t.data.keys()
+        ):
+            t.error(
+                "initial_rate" if "initial_rate" in t.data else "min_rate",
+                f"initial_rate ({initial:g}) is below min_rate ({sf['min_rate']:g})",
+                f"set initial_rate to at least {sf['min_rate']:g}, or lower min_rate",
+            )
+            return None
+        return sf
 
     def read_nodes(self) -> None:
         t = self.table("nodes")
@@ -912,11 +1058,11 @@ class _Resolver:
 
     def read_consumer(self, t: _Table) -> dict | None:
         controller = self.read_controller(t)
-        engine = t.get("engine", _choice("engine", ENGINES), default="ideal")
+        engine = self.read_engine(t)
         retransmit = t.get("retransmit", _choice("retransmit mode", RETRANSMIT), default="none")
         body = {
             "controller": controller,
-            "engine": None if _invalid(engine) else {"type": ENGINES[engine]},
+            "engine": engine,
             "lifetime_ns": t.get("lifetime", _POSITIVE_TIME, default=4_000_000_000),
             "timeout_ns": t.get("timeout", _POSITIVE_TIME),
             "retx_on_timeout": None if _invalid(retransmit) else RETRANSMIT[retransmit][0],
@@ -935,26 +1081,86 @@ class _Resolver:
         bad = _invalid(controller, engine, retransmit, *body.values()) or controller is None
         return None if bad else body
 
+    def foreign_keys(self, t: _Table, what: str, chosen: str, owners: dict) -> bool:
+        """Reports keys that apply to another `what` (controller, engine) than `chosen`;
+        True if there were any."""
+        found = False
+        for key, applies_to in owners.items():
+            if key in t.data and chosen not in applies_to:
+                listed = " or ".join(f'"{o}"' for o in applies_to)
+                t.error(
+                    key,
+                    f"'{key}' applies to {what} = {listed}, this consumer uses \"{chosen}\"",
+                    f'remove {key}, or set {what} = "{applies_to[0]}"',
+                )
+                found = True
+        return found
+
     def read_controller(self, t: _Table) -> dict | None:
         controller = t.get(
             "controller", _choice("controller", CONTROLLERS), default="constant-rate"
         )
-        for key, owner in _CONTROLLER_KEYS.items():
-            if key in t.data and controller != owner and not _invalid(controller):
-                t.error(
-                    key,
-                    f"'{key}' applies to controller = \"{owner}\", "
-                    f'this consumer uses "{controller}"',
-                    f'remove {key}, or set controller = "{owner}"',
-                )
-                return None
+        if _invalid(controller) or self.foreign_keys(t, "controller", controller, _CONTROLLER_KEYS):
+            return None
         if controller == "constant-rate":
             rate = t.get("rate", _positive_number("1000"), default=1000.0)
             return None if _invalid(rate) else {"type": "constant_rate", "rate": rate}
         if controller == "fixed-window":
             window = t.get("window", _integer(1, U32), default=10)
             return None if _invalid(window) else {"type": "fixed_window", "window": window}
+        if controller == "sf-aimd":
+            return self.read_sf_aimd(t)
         return None
+
+    def read_sf_aimd(self, t: _Table) -> dict | None:
+        """Stateful Forwarding's consumer part. max_rate None (not given) is filled in by
+        cross_checks with the consumer node's line rate."""
+        rate = t.get(
+            "rate",
+            _positive_number("100"),
+            required="add rate = 100 (the initial rate, in Interests/s)",
+        )
+        max_rate = t.get("max_rate", _positive_number("1000"))
+        suppress = t.get("nack_suppression", _boolean, default=False)
+        if _invalid(rate, max_rate, suppress):
+            return None
+        if max_rate is not None and rate > max_rate:
+            t.error(
+                "max_rate",
+                f"max_rate ({max_rate:g}) is below the initial rate ({rate:g})",
+                f"raise max_rate to at least {rate:g}, or lower rate",
+            )
+            return None
+        return {
+            "type": "sf_aimd",
+            "initial_rate": rate,
+            "max_rate": max_rate,
+            "nack_suppression": suppress,
+        }
+
+    def read_engine(self, t: _Table) -> Any:
+        """The resolved engine, or _INVALID (after reporting why)."""
+        engine = t.get("engine", _choice("engine", ENGINES), default="ideal")
+        if _invalid(engine) or self.foreign_keys(t, "engine", engine, _ENGINE_KEYS):
+            return _INVALID
+        if engine == "ideal":
+            return {"type": "ideal"}
+        tick = t.get(
+            "tick",
+            _unit(parse_time, positive="10ms", unit_example="ms"),
+            required=f'add tick = "10ms" (the clock granularity of engine = "{engine}")',
+        )
+        smoothing = t.get("smoothing", _boolean, default=engine == "tick+smoothing")
+        if engine == "tick+smoothing" and smoothing is False:
+            t.error(
+                "smoothing",
+                'engine = "tick+smoothing" means smoothing = true',
+                'remove smoothing = false, or set engine = "tick"',
+            )
+            return _INVALID
+        if _invalid(tick, smoothing):
+            return _INVALID
+        return {"type": "tick", "tick_ns": tick, "smoothing": smoothing}
 
     # ---- [routing], [[routes]] -------------------------------------------------------------
 
@@ -1105,6 +1311,8 @@ class _Resolver:
                 "add links that connect them",
             )
             return
+        reachable = [p for p in serving if component[p.node] == component[app.node]]
+        self.default_max_rate(app, reachable)
         local = any(p.node == app.node for p in serving)
         routed = any(r["node"] == app.node and _covers(r["prefix"], app.prefix) for r in static)
         if mode == "static" and not local and not routed:
@@ -1113,6 +1321,42 @@ class _Resolver:
                 f"static routing gives {self.nodes[app.node]['name']} no route for '{app.prefix}'",
                 "add a [[routes]] entry for it",
             )
+
+    def default_max_rate(self, app: _App, serving: list[_App]) -> None:
+        """Fills in an sf-aimd consumer's max_rate when not given: the line rate of its node's
+        fastest link, in Data packets/s of the size its producers send."""
+        controller = app.spec["app"]["controller"]
+        if controller["type"] != "sf_aimd" or controller["max_rate"] is not None:
+            return
+        key = f"{app.key}.max_rate"
+        name = self.nodes[app.node]["name"]
+        fix = "set max_rate = N (Interests/s) on the consumer"
+        bandwidths = [link.bandwidth_bps for link in self.links if app.node in (link.a, link.b)]
+        overhead = self.packets["data_overhead"]
+        sizes = sorted({p.spec["app"]["payload_size"] + overhead for p in serving})
+        if not bandwidths:
+            self.error(key, f"no default max_rate: node {name} has no links", fix)
+            return
+        if len(sizes) != 1:
+            listed = ", ".join(f"{size}B" for size in sizes)
+            self.error(
+                key,
+                f"no default max_rate: the producers of '{app.prefix}' send Data of "
+                f"different sizes ({listed})",
+                fix,
+            )
+            return
+        line_rate = max(bandwidths) / (8 * sizes[0])
+        rate = controller["initial_rate"]
+        if rate > line_rate:
+            self.error(
+                f"{app.key}.rate",
+                f"rate ({rate:g}) is above max_rate, which defaults to {name}'s line rate "
+                f"({line_rate:g} Data packets/s of {sizes[0]}B)",
+                f"lower rate to at most {line_rate:g}, or set max_rate",
+            )
+            return
+        controller["max_rate"] = line_rate
 
     def components(self) -> list[int]:
         parent = list(range(len(self.nodes)))
@@ -1545,7 +1789,8 @@ class Scenario:
     # ---- builder -------------------------------------------------------------------------
 
     def node(self, name: str, **opts: Any) -> Scenario:
-        """Declares (or updates) node `name`; opts: strategy, cs, schemes."""
+        """Declares (or updates) node `name`; opts: strategy, cs, schemes (e.g.
+        ``schemes={"sf": {"depth": 20}}``, or ``{"sf": False}`` to drop a default scheme)."""
         self._data.setdefault("nodes", {}).setdefault(name, {}).update(opts)
         return self
 
@@ -1592,8 +1837,8 @@ class Scenario:
         name: str | None = None,
         **opts: Any,
     ) -> Scenario:
-        """Adds a consumer; opts: window, engine, lifetime, timeout, retransmit, max_transmissions,
-        start_seq, max_seq, start, stop."""
+        """Adds a consumer; opts: window, max_rate, nack_suppression, engine, tick, smoothing,
+        lifetime, timeout, retransmit, max_transmissions, start_seq, max_seq, start, stop."""
         app = {
             "name": name,
             "node": node,
