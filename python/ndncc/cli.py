@@ -215,6 +215,59 @@ def cmd_plot(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from . import experiments
+
+    if args.paper not in experiments.PAPERS:
+        raise InputError(f"unknown paper {args.paper!r}; known: {', '.join(experiments.PAPERS)}")
+    if args.jobs is not None and args.jobs < 1:
+        raise InputError("--jobs must be at least 1")
+    out = Path(args.out) if args.out else Path("results") / args.paper
+    console = _console()
+    bar = None
+    task = None
+    if not args.quiet:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        bar = Progress(
+            "[bold]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=_console(stderr=True),
+            transient=True,
+        )
+        bar.start()
+        task = bar.add_task(f"reproducing {args.paper}", total=None)
+
+    def on_done(outcome, done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(task, completed=done, total=total)
+
+    try:
+        rep = experiments.reproduce(
+            args.paper, out, quick=args.quick, n_jobs=args.jobs, on_done=on_done
+        )
+    finally:
+        if bar is not None:
+            bar.stop()
+    if not args.quiet:
+        ok = sum(r.within for r in rep.rows)
+        console.print(
+            f"{rep.runs} runs in {rep.wall_s:.1f} s; {ok} of {len(rep.rows)} comparisons "
+            f"within tolerance"
+        )
+        for r in rep.rows:
+            if not r.within:
+                console.print(
+                    f"  outside: {r.experiment} / {r.metric} / {r.condition}: paper "
+                    f"{r.paper}, ours {r.ours} ({r.tolerance})",
+                    markup=False,
+                )
+        console.print(f"report: [bold]{rep.report}[/bold]  (comparison.csv and figures beside it)")
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
@@ -289,6 +342,19 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("run_dir", metavar="DIR", help="a directory written by 'ndncc run'")
     pl.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: DIR)")
     pl.set_defaults(func=cmd_plot)
+
+    rp = sub.add_parser(
+        "reproduce",
+        help="reproduce a paper's experiments and compare with its numbers",
+        description="Run a paper's experiment set in parallel and write comparison.csv "
+        "(paper beside ours), the paper's figures re-drawn, and report.md.",
+    )
+    rp.add_argument("paper", help="paper id: sf-clock (seed 002)")
+    rp.add_argument("--quick", action="store_true", help="a reduced grid (under a minute)")
+    rp.add_argument("--out", metavar="DIR", help="output directory (default results/<paper>)")
+    rp.add_argument("--jobs", type=int, metavar="N", help="parallel runs (default: one per core)")
+    rp.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    rp.set_defaults(func=cmd_reproduce)
 
     b = sub.add_parser(
         "bench",

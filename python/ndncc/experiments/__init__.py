@@ -1,0 +1,89 @@
+"""Paper reproductions: `ndncc reproduce <paper>`.
+
+Each paper module defines ``PAPER`` (its id), ``TITLE``, ``jobs(quick) -> list[Job]``,
+``compare(outcomes, quick) -> list[Row]``, ``figures(outcomes, out, quick) -> list[Path]`` and
+``report_sections(outcomes, quick) -> list[(title, markdown)]``. :func:`reproduce` runs the jobs
+in parallel and writes ``comparison.csv``, the figures and ``report.md``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from ..sweep import run_jobs
+from . import sf_clock
+from .common import Row, markdown_table, write_comparison
+
+PAPERS: dict[str, ModuleType] = {sf_clock.PAPER: sf_clock}
+
+
+@dataclass
+class Reproduction:
+    paper: str
+    rows: list[Row]
+    figures: list[Path]
+    comparison: Path
+    report: Path
+    runs: int
+    wall_s: float
+
+
+def reproduce(
+    paper: str,
+    out: str | Path,
+    *,
+    quick: bool = False,
+    n_jobs: int | None = None,
+    on_done: Callable[[Any, int, int], Any] | None = None,
+) -> Reproduction:
+    """Runs a paper's experiment set and writes comparison.csv, figures and report.md."""
+    if paper not in PAPERS:
+        raise KeyError(paper)
+    mod = PAPERS[paper]
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    jobs = mod.jobs(quick)
+    outcomes = run_jobs(jobs, n_jobs=n_jobs, on_done=on_done)
+    rows = mod.compare(outcomes, quick)
+    comparison = write_comparison(rows, out / "comparison.csv")
+    figs = mod.figures(outcomes, out, quick)
+    wall = time.perf_counter() - started
+    report = write_report(mod, rows, figs, outcomes, out, quick, len(jobs), wall, n_jobs)
+    return Reproduction(paper, rows, figs, comparison, report, len(jobs), wall)
+
+
+def write_report(mod, rows, figs, outcomes, out: Path, quick, runs, wall, n_jobs) -> Path:
+    from .. import __version__
+    from ..runner import git_commit
+
+    first = next(iter(outcomes.values())).summary
+    lines = [
+        f"# {mod.TITLE}",
+        "",
+        f"`ndncc reproduce {mod.PAPER}{' --quick' if quick else ''}` — {runs} runs in "
+        f"{wall:.1f} s wall ({n_jobs or 'all'} jobs); ndncc {__version__}, commit "
+        f"{git_commit() or 'unknown'}, seed {first.get('seed')}.",
+        "",
+        "Every number of the paper beside ours; `within` applies the tolerance shown. Rows whose "
+        "tolerance says *goal* are targets, not requirements. Where we differ, "
+        f"`docs/schemes/` explains why. Figures are below the tables.",
+        "",
+    ]
+    n_ok = sum(r.within for r in rows)
+    lines += [f"**{n_ok} of {len(rows)} comparisons within tolerance.**", ""]
+    for exp in dict.fromkeys(r.experiment for r in rows):
+        lines += [f"## {exp}", "", markdown_table([r for r in rows if r.experiment == exp]), ""]
+    for title, body in mod.report_sections(outcomes, quick):
+        lines += [f"## {title}", "", body, ""]
+    lines += ["## Figures", ""]
+    for f in figs:
+        lines += [f"![{f.stem}]({f.name})", ""]
+    path = out / "report.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path

@@ -1,0 +1,415 @@
+"""Seed 002: Stateful Forwarding under coarse clocks, and Interest-sending smoothing.
+
+Two experiments (`../shared/specs/experiments.md`, "seed 002"):
+
+* **linear** (Tables I–II, Fig. 3–6): C — R1 — R2 — P at 10 Mbps; engines ideal, tick 50 /
+  100 / 200 ms, each tick with and without smoothing.
+* **dumbbell** (Fig. 8–11): 1, 2, 5, 10 pairs at 100 Mbps; bucket depth 50 / 100 / 500; engines
+  ideal, tick 1 / 5 / 10 ms, with and without smoothing.
+
+Throughput is the paper's: Data bytes received for the Interests sent in 10 s, divided by 10 s.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..sweep import Job, Outcome
+from .common import Row, jain, relative, scenario_root
+
+PAPER = "sf-clock"
+TITLE = "Stateful Forwarding under coarse-grained clocks (seed 002)"
+SEND_SECONDS = 10.0
+
+LINEAR_TICKS = [50, 100, 200]  # ms
+DUMBBELL_TICKS = [1, 5, 10]  # ms
+PAIRS_FULL = [1, 2, 5, 10]
+PAIRS_QUICK = [1, 2]
+DEPTHS = [50, 100, 500]
+
+# Table I / II of the paper
+PAPER_LINEAR = {
+    "ideal": (8.75, 0),
+    "tick 50 ms": (7.72, 7),
+    "tick 100 ms": (3.12, 20),
+    "tick 200 ms": (1.50, 27),
+    "tick 50 ms + smoothing": (8.73, 0),
+    "tick 100 ms + smoothing": (8.70, 0),
+    "tick 200 ms + smoothing": (8.69, 0),
+}
+# §V.C: single pair, (depth, tick ms) → (without, with smoothing) in Mbps
+PAPER_SINGLE = {(50, 5): (74, 91), (50, 10): (16, 30), (100, 10): (75, 91)}
+
+
+def engine_label(tick: int | None, smoothing: bool) -> str:
+    if tick is None:
+        return "ideal"
+    return f"tick {tick} ms" + (" + smoothing" if smoothing else "")
+
+
+def engine_overrides(apps: list[str], tick: int | None, smoothing: bool) -> dict:
+    """Dotted-path overrides setting the sending engine of every consumer in `apps`."""
+    out = {}
+    for a in apps:
+        if tick is None:
+            out[f"apps[{a}].engine"] = "ideal"
+        else:
+            out[f"apps[{a}].engine"] = "tick"
+            out[f"apps[{a}].tick"] = f"{tick}ms"
+            out[f"apps[{a}].smoothing"] = smoothing
+    return out
+
+
+def engines(ticks: list[int]) -> list[tuple[int | None, bool]]:
+    return [(None, False)] + [(t, s) for s in (False, True) for t in ticks]
+
+
+def linear_key(label: str) -> str:
+    return f"linear/{label}"
+
+
+def dumbbell_key(n: int, depth: int, label: str) -> str:
+    return f"dumbbell/{n} pairs/depth {depth}/{label}"
+
+
+def pairs_for(quick: bool) -> list[int]:
+    return PAIRS_QUICK if quick else PAIRS_FULL
+
+
+def jobs(quick: bool) -> list[Job]:
+    root = scenario_root() / PAPER
+    out = []
+    for tick, smoothing in engines(LINEAR_TICKS):
+        label = engine_label(tick, smoothing)
+        out.append(
+            Job(
+                linear_key(label),
+                str(root / "linear.toml"),
+                engine_overrides(["consumer"], tick, smoothing),
+                keep=("series", "face_series"),
+            )
+        )
+    for n in pairs_for(quick):
+        consumers = [f"c{i}" for i in range(1, n + 1)]
+        for depth in DEPTHS:
+            for tick, smoothing in engines(DUMBBELL_TICKS):
+                label = engine_label(tick, smoothing)
+                ov = engine_overrides(consumers, tick, smoothing)
+                ov["defaults.node.schemes.sf.depth"] = depth
+                out.append(Job(dumbbell_key(n, depth, label), str(root / f"dumbbell-{n}.toml"), ov))
+    return out
+
+
+# ---- metrics -------------------------------------------------------------------------------
+
+
+def throughput(o: Outcome) -> float:
+    """Total Data throughput of the run's consumers in Mbit/s (the paper's definition)."""
+    return sum(a["data_bytes"] for a in o.summary["apps"]) * 8 / SEND_SECONDS / 1e6
+
+
+def per_flow(o: Outcome) -> list[float]:
+    return [a["data_bytes"] * 8 / SEND_SECONDS / 1e6 for a in o.summary["apps"]]
+
+
+def nacks(o: Outcome) -> int:
+    return sum(a["nacks_received"] for a in o.summary["apps"])
+
+
+def compare(res: dict[str, Outcome], quick: bool) -> list[Row]:
+    return linear_rows(res) + single_pair_rows(res) + multi_pair_rows(res, quick)
+
+
+def linear_rows(res: dict[str, Outcome]) -> list[Row]:
+    rows: list[Row] = []
+    exp = "linear"
+    ideal = res[linear_key("ideal")]
+    t_ideal = throughput(ideal)
+    rows.append(
+        relative(
+            8.75, t_ideal, 0.05, experiment=exp, metric="throughput", condition="ideal", unit="Mbps"
+        )
+    )
+    rows.append(
+        Row(exp, "Nacks", "ideal", 0, nacks(ideal), "count", "exactly 0", nacks(ideal) == 0)
+    )
+    ticks = [engine_label(t, False) for t in LINEAR_TICKS]
+    tputs = [throughput(res[linear_key(k)]) for k in ticks]
+    counts = [nacks(res[linear_key(k)]) for k in ticks]
+    for k, t, c in zip(ticks, tputs, counts, strict=True):
+        paper_t, paper_n = PAPER_LINEAR[k]
+        rows.append(
+            relative(
+                paper_t,
+                t,
+                0.25,
+                goal=True,
+                experiment=exp,
+                metric="throughput",
+                condition=k,
+                unit="Mbps",
+            )
+        )
+        rows.append(
+            relative(
+                paper_n,
+                c,
+                0.25,
+                goal=True,
+                experiment=exp,
+                metric="Nacks",
+                condition=k,
+                unit="count",
+            )
+        )
+    paper_t = [PAPER_LINEAR[k][0] for k in ticks]
+    paper_n = [PAPER_LINEAR[k][1] for k in ticks]
+    rows.append(
+        Row(
+            exp,
+            "throughput falls with the tick",
+            "tick 50 → 100 → 200 ms",
+            paper_t,
+            tputs,
+            "Mbps",
+            "strictly decreasing",
+            tputs[0] > tputs[1] > tputs[2],
+        )
+    )
+    for k, t in zip(ticks[1:], tputs[1:], strict=True):
+        ratio = t / t_ideal
+        rows.append(
+            Row(
+                exp,
+                "throughput / ideal",
+                k,
+                round(PAPER_LINEAR[k][0] / PAPER_LINEAR["ideal"][0], 3),
+                ratio,
+                "ratio",
+                "< 0.5",
+                ratio < 0.5,
+            )
+        )
+    rows.append(
+        Row(
+            exp,
+            "Nacks grow with the tick",
+            "tick 50 → 100 → 200 ms",
+            paper_n,
+            counts,
+            "count",
+            "> 0 and increasing",
+            0 < counts[0] < counts[1] < counts[2],
+        )
+    )
+    for t in LINEAR_TICKS:
+        k = engine_label(t, True)
+        o = res[linear_key(k)]
+        tp = throughput(o)
+        rows.append(
+            Row(
+                exp,
+                "throughput",
+                k,
+                PAPER_LINEAR[k][0],
+                tp,
+                "Mbps",
+                "±5 % of our ideal run",
+                abs(tp - t_ideal) <= 0.05 * t_ideal,
+            )
+        )
+        rows.append(Row(exp, "Nacks", k, 0, nacks(o), "count", "exactly 0", nacks(o) == 0))
+    return rows
+
+
+def single_pair_rows(res: dict[str, Outcome]) -> list[Row]:
+    rows: list[Row] = []
+    exp = "dumbbell, 1 pair"
+
+    def tp(depth: int, tick: int | None, smoothing: bool = False) -> float:
+        return throughput(res[dumbbell_key(1, depth, engine_label(tick, smoothing))])
+
+    for tick in DUMBBELL_TICKS:
+        ratio = tp(500, tick) / tp(500, None)
+        rows.append(
+            Row(
+                exp,
+                "throughput / ideal",
+                f"depth 500, tick {tick} ms",
+                "no degradation",
+                ratio,
+                "ratio",
+                "≥ 0.95",
+                ratio >= 0.95,
+            )
+        )
+    for (depth, tick), (paper_off, paper_on) in PAPER_SINGLE.items():
+        cond = f"depth {depth}, tick {tick} ms"
+        off, on, ideal = tp(depth, tick), tp(depth, tick, True), tp(depth, None)
+        rows.append(
+            relative(
+                paper_off,
+                off,
+                0.25,
+                goal=True,
+                experiment=exp,
+                metric="throughput",
+                condition=cond,
+                unit="Mbps",
+            )
+        )
+        rows.append(
+            Row(
+                exp,
+                "degraded: throughput / ideal",
+                cond,
+                round(paper_off / 100, 2),
+                off / ideal,
+                "ratio",
+                "< 0.95",
+                off / ideal < 0.95,
+            )
+        )
+        rows.append(
+            relative(
+                paper_on,
+                on,
+                0.25,
+                goal=True,
+                experiment=exp,
+                metric="throughput with smoothing",
+                condition=cond,
+                unit="Mbps",
+            )
+        )
+        rows.append(
+            Row(
+                exp,
+                "smoothing raises throughput",
+                cond,
+                [paper_off, paper_on],
+                [off, on],
+                "Mbps",
+                "with > without",
+                on > off,
+            )
+        )
+    return rows
+
+
+def multi_pair_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
+    rows: list[Row] = []
+    pairs = pairs_for(quick)
+    multi = [n for n in pairs if n > 1]
+    exp = "dumbbell, several pairs"
+    for depth in DEPTHS:
+        for tick in (None, 1):
+            label = engine_label(tick, False)
+            totals = [throughput(res[dumbbell_key(n, depth, label)]) for n in pairs]
+            ok = all(t < totals[0] for t in totals[1:])
+            rows.append(
+                Row(
+                    exp,
+                    "total throughput falls with more pairs",
+                    f"depth {depth}, {label}, pairs {'/'.join(map(str, pairs))}",
+                    "falls (SF's multi-flow problem)",
+                    totals,
+                    "Mbps",
+                    "every n > 1 below n = 1",
+                    ok,
+                )
+            )
+        for tick in DUMBBELL_TICKS:
+            label = engine_label(tick, True)
+            single = throughput(res[dumbbell_key(1, depth, label)])
+            worst = max(throughput(res[dumbbell_key(n, depth, label)]) for n in multi)
+            rows.append(
+                Row(
+                    exp,
+                    "smoothing does not restore multi-pair throughput",
+                    f"depth {depth}, {label}",
+                    "not restored",
+                    [single, worst],
+                    "Mbps",
+                    "best n > 1 below 90 % of n = 1",
+                    worst < 0.9 * single,
+                )
+            )
+    for n in multi:
+        flows = per_flow(res[dumbbell_key(n, 50, engine_label(1, False))])
+        j = jain(flows)
+        rows.append(
+            Row(
+                exp,
+                "Jain index of per-flow throughput",
+                f"{n} pairs, depth 50, tick 1 ms",
+                "similar flows (Fig. 10)",
+                j,
+                "index",
+                "≥ 0.95",
+                j >= 0.95,
+            )
+        )
+    return rows
+
+
+# ---- figures -------------------------------------------------------------------------------
+
+
+def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
+    from . import sf_clock_plots as p
+
+    return [
+        p.linear_sequence(res, out / "fig3_sequence.png"),
+        p.linear_rate(res, out / "fig4_rate.png", smoothing=False),
+        p.linear_bucket(res, out / "fig5_bucket.png"),
+        p.linear_rate(res, out / "fig6_rate_smoothing.png", smoothing=True),
+        p.dumbbell_bars(
+            res, out / "fig8_throughput.png", pairs_for(quick), smoothing=False, metric="throughput"
+        ),
+        p.dumbbell_bars(
+            res, out / "fig9_nacks.png", pairs_for(quick), smoothing=False, metric="nacks"
+        ),
+        p.per_flow_bars(res, out / "fig10_per_flow.png", pairs_for(quick)),
+        p.dumbbell_bars(
+            res,
+            out / "fig11_throughput_smoothing.png",
+            pairs_for(quick),
+            smoothing=True,
+            metric="throughput",
+        ),
+    ]
+
+
+def grid_table(res: dict[str, Outcome], quick: bool) -> str:
+    """The whole dumbbell grid as a Markdown table: total throughput (Mbps) / Nacks."""
+    labels = [engine_label(t, s) for t, s in engines(DUMBBELL_TICKS)]
+    head = "| pairs | depth | " + " | ".join(labels) + " |\n"
+    head += "|---|---|" + "---|" * len(labels) + "\n"
+    lines = []
+    for n in pairs_for(quick):
+        for depth in DEPTHS:
+            cells = []
+            for label in labels:
+                o = res[dumbbell_key(n, depth, label)]
+                cells.append(f"{throughput(o):.1f} / {nacks(o)}")
+            lines.append(f"| {n} | {depth} | " + " | ".join(cells) + " |")
+    return head + "\n".join(lines) + "\n"
+
+
+def linear_table(res: dict[str, Outcome]) -> str:
+    head = "| engine | throughput (Mbps): paper | ours | Nacks: paper | ours |\n"
+    head += "|---|---|---|---|---|\n"
+    lines = []
+    for label, (pt, pn) in PAPER_LINEAR.items():
+        o = res[linear_key(label)]
+        lines.append(f"| {label} | {pt} | {throughput(o):.2f} | {pn} | {nacks(o)} |")
+    return head + "\n".join(lines) + "\n"
+
+
+def report_sections(res: dict[str, Outcome], quick: bool) -> list[tuple[str, str]]:
+    """Extra Markdown sections for the report: (title, body)."""
+    return [
+        ("Linear topology: Tables I and II side by side", linear_table(res)),
+        ("Dumbbell grid: total throughput (Mbps) / total Nacks", grid_table(res, quick)),
+    ]
