@@ -6,7 +6,6 @@ import csv
 from pathlib import Path
 
 import pytest
-
 from ndncc import experiments
 from ndncc.cli import main
 from ndncc.experiments.common import COMPARISON_COLUMNS, Row, relative

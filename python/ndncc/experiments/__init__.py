@@ -72,7 +72,7 @@ def write_report(mod, rows, figs, outcomes, out: Path, quick, runs, wall, n_jobs
         "",
         "Every number of the paper beside ours; `within` applies the tolerance shown. Rows whose "
         "tolerance says *goal* are targets, not requirements. Where we differ, "
-        f"`docs/schemes/` explains why. Figures are below the tables.",
+        "`docs/schemes/` explains why. Figures are below the tables.",
         "",
     ]
     n_ok = sum(r.within for r in rows)
