@@ -166,20 +166,15 @@ impl Face {
 mod tests {
     use super::*;
     use crate::name::{Name, NameId};
-    use crate::packet::InterestExt;
     use crate::time::Duration;
 
     fn interest(size: u32) -> Packet {
-        Packet::Interest(Interest {
-            name: Name::new(NameId(1), 0),
-            nonce: 0,
-            lifetime: Duration::from_secs(4),
-            can_be_prefix: false,
-            must_be_fresh: false,
-            hop_limit: None,
+        Packet::Interest(Interest::new(
+            Name::new(NameId(1), 0),
+            0,
+            Duration::from_secs(4),
             size,
-            ext: InterestExt::default(),
-        })
+        ))
     }
 
     #[test]

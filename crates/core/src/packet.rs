@@ -45,6 +45,23 @@ pub struct Interest {
     pub ext: InterestExt,
 }
 
+impl Interest {
+    /// An Interest with default selectors (no CanBePrefix, no MustBeFresh, no HopLimit) and no
+    /// extension fields.
+    pub fn new(name: Name, nonce: u32, lifetime: Duration, size: u32) -> Self {
+        Interest {
+            name,
+            nonce,
+            lifetime,
+            can_be_prefix: false,
+            must_be_fresh: false,
+            hop_limit: None,
+            size,
+            ext: InterestExt::default(),
+        }
+    }
+}
+
 /// Segment information for chunk-switched answers (one Interest, N Data).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SegmentInfo {

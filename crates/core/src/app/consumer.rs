@@ -9,7 +9,7 @@ use super::controller::{CongestionController, Controller, DataSignal, NackSignal
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::name::{Name, NameId};
 use crate::pacing::{Engine, SendingEngine};
-use crate::packet::{Data, Interest, InterestExt, Nack, Packet};
+use crate::packet::{Data, Interest, Nack, Packet};
 use crate::rng::RngStream;
 use crate::time::{Duration, Instant, PacketRate};
 use rustc_hash::FxHashMap;
@@ -193,16 +193,12 @@ impl Consumer {
         );
         self.deadlines.push(Reverse((deadline, seq)));
         self.stats.interests_sent += 1;
-        out.push(Packet::Interest(Interest {
-            name: Name::new(self.cfg.prefix, seq),
-            nonce: self.rng.next_u32(),
-            lifetime: self.cfg.lifetime,
-            can_be_prefix: false,
-            must_be_fresh: false,
-            hop_limit: None,
-            size: self.cfg.interest_size,
-            ext: InterestExt::default(),
-        }));
+        out.push(Packet::Interest(Interest::new(
+            Name::new(self.cfg.prefix, seq),
+            self.rng.next_u32(),
+            self.cfg.lifetime,
+            self.cfg.interest_size,
+        )));
         true
     }
 

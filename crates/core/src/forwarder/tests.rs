@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::face::FaceKind;
-use crate::packet::{DataExt, InterestExt, SegmentInfo};
+use crate::packet::{DataExt, SegmentInfo};
 use crate::rng::StreamKind;
 use crate::schemes::RouterHooks;
 
@@ -34,16 +34,7 @@ fn setup(strategy: Strategy, module: RouterModule) -> (Forwarder, NameId) {
 }
 
 fn interest(p: NameId, seq: u64, nonce: u32) -> Interest {
-    Interest {
-        name: Name::new(p, seq),
-        nonce,
-        lifetime: Duration::from_secs(1),
-        can_be_prefix: false,
-        must_be_fresh: false,
-        hop_limit: None,
-        size: 40,
-        ext: InterestExt::default(),
-    }
+    Interest::new(Name::new(p, seq), nonce, Duration::from_secs(1), 40)
 }
 
 fn data(p: NameId, seq: u64, segment: Option<SegmentInfo>) -> Data {

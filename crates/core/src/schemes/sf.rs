@@ -261,7 +261,6 @@ mod tests {
     use super::*;
     use crate::face::{FaceKind, QueueLimit};
     use crate::name::Name;
-    use crate::packet::InterestExt;
     use crate::rng::StreamKind;
     use crate::time::BitRate;
 
@@ -277,16 +276,7 @@ mod tests {
     }
 
     fn interest() -> Interest {
-        Interest {
-            name: Name::new(NameId(1), 0),
-            nonce: 0,
-            lifetime: Duration::from_secs(1),
-            can_be_prefix: false,
-            must_be_fresh: false,
-            hop_limit: None,
-            size: 40,
-            ext: InterestExt::default(),
-        }
+        Interest::new(Name::new(NameId(1), 0), 0, Duration::from_secs(1), 40)
     }
 
     fn router(cfg: SfConfig) -> SfRouter {
