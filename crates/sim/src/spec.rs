@@ -93,6 +93,41 @@ pub struct SchemesSpec {
     /// Stateful Forwarding policing (seed 002).
     #[serde(default)]
     pub sf: Option<SfSpec>,
+    /// MIRCC explicit rates (seed 000).
+    #[serde(default)]
+    pub mircc: Option<MirccSpec>,
+}
+
+/// MIRCC forwarder settings (seed 000; `docs/schemes/mircc.md`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MirccSpec {
+    /// T: rate-update interval in nanoseconds (seed 000: 100, 250, 500, 750 ms).
+    pub interval_ns: u64,
+    /// α: gain of the excess rate.
+    pub alpha: f64,
+    /// β: gain of the queue term.
+    pub beta: f64,
+    /// η: target utilisation (seed 000: 1).
+    pub eta: f64,
+    /// Weight of the previous value in the EWMA of base and excess (seed 000: 0.5).
+    pub ewma: f64,
+    /// D: policing bucket depth in Interests (seed 000: 200).
+    pub depth: f64,
+    /// Data wire size in bytes turning bandwidth into capacity C (Data/s).
+    pub data_size: u32,
+    /// Initial R of every link; `None` = C.
+    pub initial_rate: Option<f64>,
+    /// Smoothed RTT d before the first sample, in nanoseconds.
+    pub initial_rtt_ns: u64,
+    /// Police Interests with the bucket.
+    pub police: bool,
+    /// g(t) = the bucket's lowest level during the last interval (else: its level at the update).
+    pub standing_queue: bool,
+    /// ndnSIM 1.0 leak-event spacing factor (1.001).
+    pub leak_slack: f64,
+    /// First leak of each bucket drawn uniformly in [0, this) (1 ms).
+    pub leak_randomize_ns: u64,
 }
 
 /// Stateful Forwarding router settings (seed 002; `docs/schemes/sf.md`).
@@ -268,6 +303,9 @@ pub enum ControllerSpec {
         #[serde(default)]
         nack_suppression: bool,
     },
+    /// MIRCC's consumer (seed 000's `ConsumerLi`): sends at the rate stamped in the Data it
+    /// receives, starting at `initial_rate`, never below `min_rate`.
+    Mircc { initial_rate: f64, min_rate: f64 },
 }
 
 /// The sending engine of a consumer: decides *when* each Interest leaves.
@@ -350,6 +388,24 @@ impl ScenarioSpec {
                     "node {}: unknown strategy '{}'",
                     node.name, node.strategy
                 ));
+            }
+            if node.schemes.sf.is_some() && node.schemes.mircc.is_some() {
+                return err(format!("node {}: at most one scheme per node", node.name));
+            }
+            if let Some(m) = &node.schemes.mircc {
+                let ok = m.interval_ns > 0
+                    && m.alpha >= 0.0
+                    && m.beta >= 0.0
+                    && m.eta > 0.0
+                    && (0.0..1.0).contains(&m.ewma)
+                    && m.depth >= 1.0
+                    && m.data_size > 0
+                    && m.initial_rate.is_none_or(|r| r > 0.0)
+                    && m.initial_rtt_ns > 0
+                    && m.leak_slack >= 1.0;
+                if !ok {
+                    return err(format!("node {}: invalid mircc settings", node.name));
+                }
             }
             if let Some(sf) = &node.schemes.sf {
                 let ok = sf.depth >= 1.0

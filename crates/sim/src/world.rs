@@ -9,6 +9,7 @@ use ndncc_core::face::{FaceCounters, FaceKind, QueueLimit};
 use ndncc_core::forwarder::{Forwarder, ForwarderConfig, NodeCounters, Strategy};
 use ndncc_core::pacing::{Engine, Ideal, Smoothing, Tick};
 use ndncc_core::rng::{name_key, RngStream, StreamKind};
+use ndncc_core::schemes::mircc::{MirccConfig, MirccConsumer, MirccRouter};
 use ndncc_core::schemes::sf::{SfConfig, SfConsumer, SfRouter};
 use ndncc_core::schemes::RouterModule;
 use ndncc_core::{BitRate, Duration, FaceId, Instant, NameTable, Node, Packet, PacketRate};
@@ -93,6 +94,26 @@ fn queue_limit(q: QueueSpec) -> QueueLimit {
 
 /// The router module a node runs, from its `schemes` table.
 fn router_module(spec: &ScenarioSpec, node: &crate::spec::NodeSpec) -> RouterModule {
+    if let Some(m) = &node.schemes.mircc {
+        let cfg = MirccConfig {
+            interval: Duration(m.interval_ns),
+            alpha: m.alpha,
+            beta: m.beta,
+            eta: m.eta,
+            ewma: m.ewma,
+            depth: m.depth,
+            data_size: m.data_size,
+            initial_rate: m.initial_rate,
+            initial_rtt: Duration(m.initial_rtt_ns),
+            police: m.police,
+            standing_queue: m.standing_queue,
+            leak_slack: m.leak_slack,
+            leak_randomize: Duration(m.leak_randomize_ns),
+        };
+        let key = name_key(&[&node.name, "mircc"]);
+        let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
+        return RouterModule::Mircc(MirccRouter::new(cfg, rng));
+    }
     match &node.schemes.sf {
         Some(sf) => {
             let cfg = SfConfig {
@@ -146,6 +167,10 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
                     max_rate,
                     nack_suppression,
                 } => Controller::Sf(SfConsumer::new(initial_rate, max_rate, nack_suppression)),
+                ControllerSpec::Mircc {
+                    initial_rate,
+                    min_rate,
+                } => Controller::Mircc(MirccConsumer::new(initial_rate, min_rate)),
             };
             let engine = match c.engine {
                 EngineSpec::Ideal => Engine::Ideal(Ideal::default()),

@@ -80,6 +80,8 @@ pub enum Controller {
     FixedWindow(FixedWindow),
     /// Stateful Forwarding's AIMD rate consumer (seed 002).
     Sf(crate::schemes::sf::SfConsumer),
+    /// MIRCC's consumer: the stamped path rate (seed 000).
+    Mircc(crate::schemes::mircc::MirccConsumer),
     Custom(Box<dyn CongestionController + Send>),
 }
 
@@ -89,6 +91,7 @@ impl Controller {
             Controller::ConstantRate(c) => c,
             Controller::FixedWindow(c) => c,
             Controller::Sf(c) => c,
+            Controller::Mircc(c) => c,
             Controller::Custom(c) => c.as_ref(),
         }
     }
@@ -97,6 +100,7 @@ impl Controller {
             Controller::ConstantRate(c) => c,
             Controller::FixedWindow(c) => c,
             Controller::Sf(c) => c,
+            Controller::Mircc(c) => c,
             Controller::Custom(c) => c.as_mut(),
         }
     }

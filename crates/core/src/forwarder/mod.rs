@@ -327,8 +327,13 @@ impl Forwarder {
         }
         if !matches!(core.module, RouterModule::None) {
             let prefix = core.fib_prefix(data.name);
+            let sent = core
+                .pit
+                .get(&data.name)
+                .and_then(|e| e.out_record(in_face))
+                .map(|r| r.sent);
             core.module
-                .on_data_in(now, in_face, prefix, &data, &core.faces);
+                .on_data_in(now, in_face, prefix, &mut data, sent, &core.faces);
         }
         let Some(entry) = core.pit.get_mut(&data.name) else {
             core.counters.unsolicited_data += 1;

@@ -12,6 +12,7 @@
 //! Built-in schemes are variants of [`RouterModule`], dispatched by `match`; `Custom` takes any
 //! [`RouterHooks`] implementation, for experiments and tests.
 
+pub mod mircc;
 pub mod sf;
 
 use crate::face::{Face, FaceId};
@@ -48,13 +49,15 @@ pub trait RouterHooks: std::fmt::Debug {
     }
     /// A Data is about to go out on `face`: set `data.ext.mark`, stamp `data.ext.rate_stamp`.
     fn on_data_out(&mut self, _now: Instant, _face: FaceId, _data: &mut Data, _faces: &[Face]) {}
-    /// A Data arrived on `face` (before the PIT is consulted).
+    /// A Data arrived on `face`, answering an Interest sent there at `sent` (`None` if
+    /// unsolicited). The module may stamp it (e.g. MIRCC's path-minimum rate).
     fn on_data_in(
         &mut self,
         _now: Instant,
         _face: FaceId,
         _prefix: NameId,
-        _data: &Data,
+        _data: &mut Data,
+        _sent: Option<Instant>,
         _faces: &[Face],
     ) {
     }
@@ -101,6 +104,8 @@ pub enum RouterModule {
     None,
     /// Stateful Forwarding policing (seed 002).
     Sf(sf::SfRouter),
+    /// MIRCC explicit rates (seed 000).
+    Mircc(mircc::MirccRouter),
     /// A user-supplied module.
     Custom(Box<dyn RouterHooks + Send>),
 }
@@ -110,6 +115,7 @@ impl RouterModule {
         match self {
             RouterModule::None => None,
             RouterModule::Sf(m) => Some(m),
+            RouterModule::Mircc(m) => Some(m),
             RouterModule::Custom(h) => Some(h.as_mut()),
         }
     }
@@ -137,11 +143,12 @@ impl RouterModule {
         now: Instant,
         face: FaceId,
         prefix: NameId,
-        data: &Data,
+        data: &mut Data,
+        sent: Option<Instant>,
         faces: &[Face],
     ) {
         if let Some(h) = self.hooks() {
-            h.on_data_in(now, face, prefix, data, faces)
+            h.on_data_in(now, face, prefix, data, sent, faces)
         }
     }
     pub fn on_nack_in(
@@ -164,6 +171,7 @@ impl RouterModule {
         match self {
             RouterModule::None => None,
             RouterModule::Sf(m) => m.tick_interval(),
+            RouterModule::Mircc(m) => m.tick_interval(),
             RouterModule::Custom(h) => h.tick_interval(),
         }
     }

@@ -204,7 +204,8 @@ impl RouterHooks for SfRouter {
         now: Instant,
         face: FaceId,
         prefix: NameId,
-        _data: &Data,
+        _data: &mut Data,
+        _sent: Option<Instant>,
         _faces: &[Face],
     ) {
         self.each(face, prefix, |l| l.increase(now));
@@ -319,7 +320,7 @@ mod tests {
         };
         r.on_nack_in(t, FaceId(0), NameId(1), &nack, t, &f);
         assert_eq!(r.face_gauges(t, FaceId(0)).unwrap().0, 100.0);
-        let d = Data {
+        let mut d = Data {
             name: Name::new(NameId(1), 0),
             payload: 1250,
             size: 1250,
@@ -327,7 +328,7 @@ mod tests {
             created: t,
             ext: Default::default(),
         };
-        r.on_data_in(t, FaceId(0), NameId(1), &d, &f);
+        r.on_data_in(t, FaceId(0), NameId(1), &mut d, Some(t), &f);
         assert_eq!(r.face_gauges(t, FaceId(0)).unwrap().0, 101.0);
     }
 

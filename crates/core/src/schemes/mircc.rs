@@ -1,0 +1,429 @@
+//! MIRCC explicit-rate congestion control, as seed 000 reimplemented it in ndnSIM 1.0
+//! (`../shared/specs/mircc.md`, `docs/schemes/mircc.md`).
+//!
+//! Every forwarder — consumer nodes and routers alike — keeps, for each **upstream link** (a net
+//! face it sends Interests on), a rate R(t) recomputed every interval T (the forwarder's coarse
+//! clock) with an RCP-like law (symbols of `mircc.md`):
+//!
+//! ```text
+//! N      = max(η·C, y) / R(t − T)                         flow-count estimate
+//! base   = (η·C − β·g/d) / N,   clipped to [0, C/N]
+//! excess = α·(η·C − y) / N,     clipped to [0, C − base]
+//! base   ← w·base_prev + (1 − w)·base      (EWMA, w = 0.5)
+//! excess ← w·excess_prev + (1 − w)·excess
+//! R      = max(base + excess, 1/d)                        floor: one packet per RTT
+//! ```
+//!
+//! C is the link's capacity in Data packets/s, y the Interests offered to the face during the
+//! last T divided by T, g the fill level of the face's policing bucket, d the smoothed RTT of the
+//! Data coming back through the face. A Data arriving through the face gets R written into its
+//! rate field when the field is absent or larger, so the consumer receives the path minimum and
+//! sends Interests at that rate ([`MirccConsumer`]). Interests are policed by a leaky bucket of
+//! depth D = 200 (the same bucket as Stateful Forwarding's, leaking at C): an Interest that does
+//! not fit is refused with Nack(Congestion).
+
+use crate::app::controller::{CongestionController, Target};
+use crate::face::{Face, FaceId};
+use crate::mechanisms::token_bucket::OutstandingBucket;
+use crate::name::NameId;
+use crate::packet::{Data, Interest, NackReason};
+use crate::rng::RngStream;
+use crate::schemes::{InterestVerdict, RouterHooks};
+use crate::time::{Duration, Instant, PacketRate};
+
+/// Router settings; defaults are seed 000's values where it states them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MirccConfig {
+    /// T: the rate-update interval (the routers' coarse clock; seed 000: 100–750 ms).
+    pub interval: Duration,
+    /// α: gain of the excess rate [OPEN in the seed; 0.5].
+    pub alpha: f64,
+    /// β: gain of the queue term [OPEN; 1].
+    pub beta: f64,
+    /// η: target utilisation (seed 000: 1).
+    pub eta: f64,
+    /// Weight of the previous value in the EWMA of base and excess rates (seed 000: 0.5).
+    pub ewma: f64,
+    /// D: depth of the policing bucket in Interests (seed 000: 200).
+    pub depth: f64,
+    /// Data wire size (bytes) turning a face's bandwidth into C (Data packets/s).
+    pub data_size: u32,
+    /// R of a new link; `None` = C [OPEN].
+    pub initial_rate: Option<f64>,
+    /// d before the first RTT sample [OPEN; 100 ms].
+    pub initial_rtt: Duration,
+    /// Police Interests with the bucket (seed 000: yes).
+    pub police: bool,
+    /// g(t) is the bucket's *lowest* fill level during the last interval (its standing queue),
+    /// not its level at the update instant [OPEN]: with a coarse clock Interests arrive in
+    /// bursts that drain within T, and the instantaneous level would depend on the phase of
+    /// the bursts against the update.
+    pub standing_queue: bool,
+    /// ndnSIM 1.0 leak-event spacing factor (see `token_bucket.rs`).
+    pub leak_slack: f64,
+    /// First leak event drawn in [0, this) (ndnSIM's RandomizeLeak).
+    pub leak_randomize: Duration,
+}
+
+impl Default for MirccConfig {
+    fn default() -> Self {
+        MirccConfig {
+            interval: Duration::from_millis(100),
+            alpha: 0.5,
+            beta: 1.0,
+            eta: 1.0,
+            ewma: 0.5,
+            depth: 200.0,
+            data_size: 1250,
+            initial_rate: None,
+            initial_rtt: Duration::from_millis(100),
+            police: true,
+            standing_queue: true,
+            leak_slack: 1.001,
+            leak_randomize: Duration::from_millis(1),
+        }
+    }
+}
+
+/// The inputs of one rate update.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateInputs {
+    /// C: capacity in Data packets/s.
+    pub capacity: f64,
+    /// y: offered Interests per second over the last interval.
+    pub offered: f64,
+    /// g: bucket fill level (Interests).
+    pub queue: f64,
+    /// d: smoothed RTT in seconds.
+    pub rtt: f64,
+}
+
+/// The rate law's state for one link.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateLaw {
+    pub rate: f64,
+    pub base: f64,
+    pub excess: f64,
+}
+
+impl RateLaw {
+    /// A link starting at rate `r` (all of it counted as base rate).
+    pub fn new(r: f64) -> Self {
+        RateLaw {
+            rate: r,
+            base: r,
+            excess: 0.0,
+        }
+    }
+
+    /// One update of equations (1)–(5).
+    pub fn update(&mut self, cfg: &MirccConfig, x: RateInputs) {
+        let c = x.capacity;
+        let target = cfg.eta * c;
+        // η·C (not C) in the flow count, so that one flow settles at η·C; with η = 1 (seed 000)
+        // this is the spec's max(C, y).
+        let n = (target.max(x.offered) / self.rate.max(f64::MIN_POSITIVE)).max(1.0);
+        let base_now = ((target - cfg.beta * x.queue / x.rtt) / n).clamp(0.0, c / n);
+        let excess_now = (cfg.alpha * (target - x.offered) / n).clamp(0.0, (c - base_now).max(0.0));
+        let w = cfg.ewma;
+        self.base = w * self.base + (1.0 - w) * base_now;
+        self.excess = w * self.excess + (1.0 - w) * excess_now;
+        self.rate = (self.base + self.excess).max(1.0 / x.rtt);
+    }
+}
+
+/// The state of one upstream link.
+#[derive(Clone, Debug)]
+struct Link {
+    capacity: f64,
+    law: RateLaw,
+    offered: u64,
+    srtt: Option<f64>,
+    bucket: OutstandingBucket,
+    /// Lowest bucket level seen since the last update.
+    min_level: f64,
+}
+
+/// Counters of the router module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MirccCounters {
+    pub refused: u64,
+    pub stamped: u64,
+    pub updates: u64,
+}
+
+/// The MIRCC forwarder module (consumer nodes and routers).
+#[derive(Debug)]
+pub struct MirccRouter {
+    pub cfg: MirccConfig,
+    links: Vec<Option<Link>>,
+    rng: RngStream,
+    pub counters: MirccCounters,
+}
+
+impl MirccRouter {
+    pub fn new(cfg: MirccConfig, rng: RngStream) -> Self {
+        MirccRouter {
+            cfg,
+            links: Vec::new(),
+            rng,
+            counters: MirccCounters::default(),
+        }
+    }
+
+    /// The link state of a net face with a known bandwidth, created on first use.
+    fn link(&mut self, now: Instant, face: FaceId, faces: &[Face]) -> Option<&mut Link> {
+        let bw = faces.get(face.0 as usize)?.bandwidth?;
+        let i = face.0 as usize;
+        if self.links.len() <= i {
+            self.links.resize_with(i + 1, || None);
+        }
+        if self.links[i].is_none() {
+            let capacity = bw.0 as f64 / (8.0 * self.cfg.data_size as f64);
+            let rate = self.cfg.initial_rate.unwrap_or(capacity);
+            let phase = self.rng.uniform() * self.cfg.leak_randomize.0 as f64;
+            let bucket = OutstandingBucket::new(
+                self.cfg.depth,
+                capacity,
+                self.cfg.leak_slack,
+                now + Duration(phase as u64),
+            );
+            self.links[i] = Some(Link {
+                capacity,
+                law: RateLaw::new(rate),
+                offered: 0,
+                srtt: None,
+                bucket,
+                min_level: 0.0,
+            });
+        }
+        self.links[i].as_mut()
+    }
+
+    /// R(t) of the link behind `face`, if it has one.
+    pub fn rate(&self, face: FaceId) -> Option<f64> {
+        Some(self.links.get(face.0 as usize)?.as_ref()?.law.rate)
+    }
+}
+
+impl RouterHooks for MirccRouter {
+    fn on_interest_out(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        _prefix: NameId,
+        _interest: &Interest,
+        faces: &[Face],
+    ) -> InterestVerdict {
+        let police = self.cfg.police;
+        let Some(link) = self.link(now, face, faces) else {
+            return InterestVerdict::Admit;
+        };
+        link.offered += 1;
+        let level = link.bucket.level(now);
+        link.min_level = link.min_level.min(level);
+        if !police || link.bucket.try_admit(now) {
+            InterestVerdict::Admit
+        } else {
+            self.counters.refused += 1;
+            InterestVerdict::Nack(NackReason::Congestion)
+        }
+    }
+
+    fn on_data_in(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        _prefix: NameId,
+        data: &mut Data,
+        sent: Option<Instant>,
+        faces: &[Face],
+    ) {
+        let Some(link) = self.link(now, face, faces) else {
+            return;
+        };
+        if let Some(sent) = sent {
+            let sample = (now - sent).as_secs_f64();
+            link.srtt = Some(match link.srtt {
+                None => sample,
+                Some(s) => 0.875 * s + 0.125 * sample,
+            });
+        }
+        let r = link.law.rate;
+        if data.ext.rate_stamp.is_none_or(|s| s > r) {
+            data.ext.rate_stamp = Some(r);
+            self.counters.stamped += 1;
+        }
+    }
+
+    fn tick_interval(&self) -> Option<Duration> {
+        Some(self.cfg.interval)
+    }
+
+    fn on_tick(&mut self, now: Instant, _faces: &[Face]) {
+        let t = self.cfg.interval.as_secs_f64();
+        let d0 = self.cfg.initial_rtt.as_secs_f64();
+        let cfg = self.cfg.clone();
+        for link in self.links.iter_mut().flatten() {
+            let level = link.bucket.level(now);
+            let queue = if cfg.standing_queue {
+                link.min_level.min(level)
+            } else {
+                level
+            };
+            let x = RateInputs {
+                capacity: link.capacity,
+                offered: link.offered as f64 / t,
+                queue,
+                rtt: link.srtt.unwrap_or(d0).max(1e-6),
+            };
+            link.law.update(&cfg, x);
+            link.offered = 0;
+            link.min_level = level;
+            self.counters.updates += 1;
+        }
+    }
+
+    fn face_gauges(&mut self, now: Instant, face: FaceId) -> Option<(f64, f64)> {
+        let link = self.links.get_mut(face.0 as usize)?.as_mut()?;
+        Some((link.law.rate, link.bucket.level(now)))
+    }
+}
+
+/// The consumer (seed 000's `ConsumerLi`): sends Interests at the rate stamped in the last
+/// Data it received, starting at `initial_rate`. Nacks and timeouts do not change the rate.
+#[derive(Clone, Debug)]
+pub struct MirccConsumer {
+    pub rate: f64,
+    /// Lower bound of the rate (Interests/s).
+    pub min_rate: f64,
+}
+
+impl MirccConsumer {
+    pub fn new(initial_rate: f64, min_rate: f64) -> Self {
+        MirccConsumer {
+            rate: initial_rate.max(min_rate),
+            min_rate,
+        }
+    }
+}
+
+impl CongestionController for MirccConsumer {
+    fn target(&self) -> Target {
+        Target::Rate(PacketRate(self.rate))
+    }
+    fn on_rate_stamp(&mut self, _now: Instant, rate: PacketRate) {
+        self.rate = rate.0.max(self.min_rate);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> MirccConfig {
+        MirccConfig::default()
+    }
+
+    /// Iterates the law with `flows` equal flows each sending at the link's rate.
+    fn converge(c: f64, flows: f64, start: f64, steps: usize) -> RateLaw {
+        let mut law = RateLaw::new(start);
+        for _ in 0..steps {
+            let x = RateInputs {
+                capacity: c,
+                offered: flows * law.rate,
+                queue: 0.0,
+                rtt: 0.4,
+            };
+            law.update(&cfg(), x);
+        }
+        law
+    }
+
+    #[test]
+    fn one_flow_converges_to_eta_c() {
+        let law = converge(1000.0, 1.0, 100.0, 200);
+        assert!((law.rate - 1000.0).abs() < 1.0, "{}", law.rate);
+        let mut c = cfg();
+        c.eta = 0.9;
+        let mut law = RateLaw::new(100.0);
+        for _ in 0..300 {
+            let x = RateInputs {
+                capacity: 1000.0,
+                offered: law.rate,
+                queue: 0.0,
+                rtt: 0.4,
+            };
+            law.update(&c, x);
+        }
+        assert!((law.rate - 900.0).abs() < 1.0, "{}", law.rate);
+    }
+
+    #[test]
+    fn n_equal_flows_converge_to_c_over_n() {
+        for n in [2.0, 3.0, 5.0] {
+            for start in [50.0, 1200.0] {
+                let law = converge(1200.0, n, start, 300);
+                assert!(
+                    (law.rate - 1200.0 / n).abs() < 1200.0 / n * 0.01,
+                    "n={n} start={start}: {}",
+                    law.rate
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn overload_cuts_the_rate_in_proportion_in_one_interval() {
+        // Two flows at R = 1000 on C = 1200: y = 2000, N = 2: the new base is C/2 = 600,
+        // excess 0; with the EWMA the rate falls from 1000 to 0.5·1000 + 0.5·600 = 800.
+        let mut law = RateLaw::new(1000.0);
+        let x = RateInputs {
+            capacity: 1200.0,
+            offered: 2000.0,
+            queue: 0.0,
+            rtt: 0.4,
+        };
+        law.update(&cfg(), x);
+        assert!((law.base - 800.0).abs() < 1e-9, "{}", law.base);
+        assert_eq!(law.excess, 0.0);
+        // without EWMA the cut is exactly to C·R/y
+        let mut c = cfg();
+        c.ewma = 0.0;
+        let mut law = RateLaw::new(1000.0);
+        law.update(&c, x);
+        assert!((law.rate - 1200.0 * 1000.0 / 2000.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn queue_term_lowers_the_rate_and_floor_is_one_packet_per_rtt() {
+        let mut law = RateLaw::new(1000.0);
+        let x = RateInputs {
+            capacity: 1000.0,
+            offered: 1000.0,
+            queue: 100.0,
+            rtt: 0.5,
+        };
+        law.update(&cfg(), x);
+        // base(t) = (1000 − 100/0.5)/1 = 800; EWMA: 900
+        assert!((law.rate - 900.0).abs() < 1e-9, "{}", law.rate);
+        let mut law = RateLaw::new(1.0);
+        let x = RateInputs {
+            capacity: 1000.0,
+            offered: 1e9,
+            queue: 1e6,
+            rtt: 0.25,
+        };
+        law.update(&cfg(), x);
+        assert_eq!(law.rate, 4.0);
+    }
+
+    #[test]
+    fn consumer_follows_the_stamp() {
+        let mut c = MirccConsumer::new(1000.0, 1.0);
+        c.on_rate_stamp(Instant(0), PacketRate(600.0));
+        assert_eq!(c.target(), Target::Rate(PacketRate(600.0)));
+        c.on_rate_stamp(Instant(0), PacketRate(0.0));
+        assert_eq!(c.target(), Target::Rate(PacketRate(1.0)));
+    }
+}
