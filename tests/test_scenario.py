@@ -657,3 +657,243 @@ def test_the_documented_sf_example_is_valid():
         "smoothing": True,
     }
     assert s.warnings == []
+
+
+MIRCC_DUMBBELL = """
+[scenario]
+name = "mircc"
+duration = "10s"
+
+[defaults.link]
+bandwidth = "10Mbps"
+delay = "50ms"
+queue = "200p"
+
+[defaults.node.schemes.mircc]   # every node, consumers' nodes included
+interval = "250ms"
+
+[[links]]
+between = ["C1", "R1"]
+
+[[links]]
+between = ["C2", "R1"]
+
+[[links]]
+between = ["R1", "R2"]
+bandwidth = "12Mbps"
+delay = "100ms"
+
+[[links]]
+between = ["R2", "P1"]
+
+[[links]]
+between = ["R2", "P2"]
+
+[[apps]]
+name = "p1"
+node = "P1"
+kind = "producer"
+prefix = "/p1"
+payload = "1250B"
+
+[[apps]]
+name = "p2"
+node = "P2"
+kind = "producer"
+prefix = "/p2"
+payload = "1250B"
+
+[[apps]]
+name = "c1"
+node = "C1"
+kind = "consumer"
+prefix = "/p1"
+controller = "mircc"
+engine = "tick"
+tick = "250ms"
+
+[[apps]]
+name = "c2"
+node = "C2"
+kind = "consumer"
+prefix = "/p2"
+controller = "mircc"
+rate = 500
+min_rate = 10
+engine = "tick+smoothing"
+tick = "250ms"
+start = "3s"
+stop = "8s"
+"""
+
+MIRCC_DEFAULTS = {
+    "interval_ns": 100_000_000,
+    "alpha": 0.5,
+    "beta": 1.0,
+    "eta": 1.0,
+    "ewma": 0.5,
+    "depth": 200.0,
+    "data_size": 1250,
+    "initial_rate": None,
+    "initial_rtt_ns": 100_000_000,
+    "police": True,
+    "standing_queue": True,
+    "leak_slack": 1.001,
+    "leak_randomize_ns": 1_000_000,
+}
+
+
+def test_resolve_mircc_nodes_from_defaults():
+    spec = Scenario.from_toml_str(MIRCC_DUMBBELL).resolve()
+    assert names(spec) == ["C1", "R1", "C2", "R2", "P1", "P2"]
+    mircc = MIRCC_DEFAULTS | {"interval_ns": 250_000_000}
+    assert spec["nodes"] == [
+        {"name": n, "strategy": "best-route", "cs_capacity": 0, "schemes": {"mircc": mircc}}
+        for n in names(spec)
+    ]
+    json.dumps(spec)
+
+
+def test_resolve_mircc_consumers():
+    apps = Scenario.from_toml_str(MIRCC_DUMBBELL).resolve()["apps"]
+    common = {
+        "lifetime_ns": 4_000_000_000,
+        "timeout_ns": None,
+        "retx_on_timeout": False,
+        "retx_on_nack": False,
+        "max_transmissions": 2**32 - 1,
+        "start_seq": 0,
+        "max_seq": None,
+    }
+    assert apps[2] == {
+        "name": "c1",
+        "node": 0,
+        "start_ns": 0,
+        "stop_ns": None,
+        "app": {
+            "kind": "consumer",
+            "prefix": "/p1",
+            # initial rate: C1's line rate, 10 Mbit/s / (8 x 1250 B) = 1000 Data/s
+            "controller": {"type": "mircc", "initial_rate": 1000.0, "min_rate": 1.0},
+            "engine": {"type": "tick", "tick_ns": 250_000_000, "smoothing": False},
+            **common,
+        },
+    }
+    assert apps[3] == {
+        "name": "c2",
+        "node": 2,
+        "start_ns": 3_000_000_000,
+        "stop_ns": 8_000_000_000,
+        "app": {
+            "kind": "consumer",
+            "prefix": "/p2",
+            "controller": {"type": "mircc", "initial_rate": 500.0, "min_rate": 10.0},
+            "engine": {"type": "tick", "tick_ns": 250_000_000, "smoothing": True},
+            **common,
+        },
+    }
+
+
+def test_mircc_every_key_and_node_overrides():
+    every = {
+        "interval": "750ms",
+        "alpha": 0.4,
+        "beta": 0,
+        "eta": 0.95,
+        "ewma": 0,
+        "depth": 50,
+        "data_size": "1500B",
+        "initial_rate": 300,
+        "initial_rtt": "400ms",
+        "police": False,
+        "standing_queue": False,
+        "leak_slack": 1,
+        "leak_randomize": "0s",
+    }
+    s = Scenario.from_toml_str(MIRCC_DUMBBELL).with_overrides(
+        overrides={
+            "nodes.R1.schemes.mircc": every,
+            "nodes.R2.schemes.mircc": {"initial_rate": "capacity", "depth": 100},
+            "nodes.P1.schemes.mircc": False,
+        }
+    )
+    nodes = {n["name"]: n["schemes"] for n in s.resolve()["nodes"]}
+    assert nodes["R1"] == {
+        "mircc": {
+            "interval_ns": 750_000_000,
+            "alpha": 0.4,
+            "beta": 0.0,
+            "eta": 0.95,
+            "ewma": 0.0,
+            "depth": 50.0,
+            "data_size": 1500,
+            "initial_rate": 300.0,
+            "initial_rtt_ns": 400_000_000,
+            "police": False,
+            "standing_queue": False,
+            "leak_slack": 1.0,
+            "leak_randomize_ns": 0,
+        }
+    }
+    # the node's keys change single values; the others keep [defaults.node.schemes.mircc]'s
+    assert nodes["R2"] == {"mircc": MIRCC_DEFAULTS | {"interval_ns": 250_000_000, "depth": 100.0}}
+    assert nodes["P1"] == {}
+    assert nodes["C1"] == nodes["P2"] == {"mircc": MIRCC_DEFAULTS | {"interval_ns": 250_000_000}}
+
+
+def test_mircc_default_rate_counts_data_overhead():
+    s = Scenario.from_toml_str(MIRCC_DUMBBELL).with_overrides(
+        overrides={"packets.data_overhead": "250B"}
+    )
+    assert s.resolve()["apps"][2]["app"]["controller"]["initial_rate"] == 10e6 / (8 * 1500)
+
+
+def test_mircc_builder_equals_toml_and_round_trips():
+    toml = Scenario.from_toml_str(MIRCC_DUMBBELL)
+    s = Scenario(name="mircc", duration="10s").defaults(
+        bandwidth="10Mbps", delay="50ms", queue="200p"
+    )
+    s.link("C1", "R1").link("C2", "R1").link("R1", "R2", bandwidth="12Mbps", delay="100ms")
+    s.link("R2", "P1").link("R2", "P2")
+    s.producer("P1", "/p1", payload="1250B", name="p1")
+    s.producer("P2", "/p2", payload="1250B", name="p2")
+    s.consumer("C1", "/p1", controller="mircc", name="c1", engine="tick", tick="250ms")
+    s.consumer(
+        "C2",
+        "/p2",
+        controller="mircc",
+        rate=500,
+        min_rate=10,
+        name="c2",
+        engine="tick+smoothing",
+        tick="250ms",
+        start="3s",
+        stop="8s",
+    )
+    data = s.data
+    data["defaults"]["node"] = {"schemes": {"mircc": {"interval": "250ms"}}}
+    assert Scenario.from_dict(data).resolve() == toml.resolve()
+    changed = toml.with_overrides(overrides={"nodes.R1.schemes": {"mircc": {"police": False}}})
+    again = Scenario.from_toml_str(changed.to_toml())
+    assert again.resolve() == changed.resolve()
+    assert again.resolve()["nodes"][0]["schemes"]["mircc"]["police"] is False
+    assert changed.hash() != toml.hash()
+
+
+def test_the_documented_mircc_example_is_valid():
+    doc = (Path(__file__).parent.parent / "docs" / "scenario.md").read_text(encoding="utf-8")
+    section = doc.split("### Example: MIRCC", 1)[1]
+    example = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    s = Scenario.from_toml_str(example, source="docs/scenario.md")
+    spec = s.resolve()
+    mircc = MIRCC_DEFAULTS | {"interval_ns": 250_000_000}
+    assert all(n["schemes"] == {"mircc": mircc} for n in spec["nodes"])
+    consumers = [a["app"] for a in spec["apps"] if a["app"]["kind"] == "consumer"]
+    assert [c["controller"] for c in consumers] == [
+        {"type": "mircc", "initial_rate": 1000.0, "min_rate": 1.0}
+    ] * 2
+    assert all(
+        c["engine"] == {"type": "tick", "tick_ns": 250_000_000, "smoothing": False}
+        for c in consumers
+    )
+    assert s.warnings == []

@@ -224,7 +224,12 @@ def test_unknown_strategy():
 
 def test_unknown_scheme():
     data = scenario(nodes={"R": {"schemes": {"pcon": {}}}})
-    expect(data, "nodes.R.schemes.pcon", "unknown scheme 'pcon' (known: sf)", "use one of: sf")
+    expect(
+        data,
+        "nodes.R.schemes.pcon",
+        "unknown scheme 'pcon' (known: sf, mircc)",
+        "use one of: sf, mircc",
+    )
 
 
 def test_unknown_scheme_did_you_mean():
@@ -337,6 +342,136 @@ def test_sf_node_override_conflicts_with_default():
         nodes={"R": {"schemes": {"sf": {"per_fib": False}}}},
     )
     expect(data, "nodes.R.schemes.sf.per_fib", "per_face and per_fib are both false")
+
+
+def mircc(values: dict, node: str = "R") -> dict:
+    """BASE with [nodes.<node>.schemes.mircc] = values."""
+    return scenario(nodes={node: {"schemes": {"mircc": values}}})
+
+
+def test_unknown_scheme_did_you_mean_mircc():
+    data = scenario(nodes={"R": {"schemes": {"mirc": {}}}})
+    expect(data, "nodes.R.schemes.mirc", "unknown scheme 'mirc'", "did you mean 'mircc'?")
+
+
+def test_mircc_unknown_key():
+    expect(mircc({"intervall": "1s"}), "nodes.R.schemes.mircc.intervall", "", "'interval'")
+    expect(mircc({"T": "1s"}), "nodes.R.schemes.mircc.T", "unknown key 'T'", "'interval'")
+
+
+def test_mircc_key_of_sf():
+    p = expect(
+        mircc({"per_fib": True}),
+        "nodes.R.schemes.mircc.per_fib",
+        "'per_fib' is a key of [schemes.sf], not of [schemes.mircc]",
+        "remove it",
+    )
+    assert "interval, alpha, beta, eta, ewma" in p.fix
+
+
+def test_sf_key_of_mircc():
+    expect(
+        sf({"interval": "100ms"}),
+        "nodes.R.schemes.sf.interval",
+        "'interval' is a key of [schemes.mircc], not of [schemes.sf]",
+    )
+
+
+def test_mircc_interval_not_positive_or_without_unit():
+    expect(mircc({"interval": "0s"}), "nodes.R.schemes.mircc.interval", "must be positive")
+    expect(mircc({"interval": 100}), "nodes.R.schemes.mircc.interval", "has no unit", "'100ms'")
+
+
+def test_mircc_ewma_out_of_range():
+    expect(mircc({"ewma": 1}), "nodes.R.schemes.mircc.ewma", "must be in [0, 1), got 1", "0.5")
+    expect(mircc({"ewma": -0.1}), "nodes.R.schemes.mircc.ewma", "must be in [0, 1)")
+
+
+def test_mircc_eta_not_positive():
+    expect(mircc({"eta": 0}), "nodes.R.schemes.mircc.eta", "must be a positive number", "1")
+
+
+def test_mircc_negative_gain():
+    expect(mircc({"alpha": -0.5}), "nodes.R.schemes.mircc.alpha", "must be at least 0")
+    expect(mircc({"beta": -1}), "nodes.R.schemes.mircc.beta", "must be at least 0")
+
+
+def test_mircc_depth_below_one():
+    expect(mircc({"depth": 0.5}), "nodes.R.schemes.mircc.depth", "must be at least 1", "200")
+
+
+def test_mircc_initial_rate_typo():
+    expect(
+        mircc({"initial_rate": "capacty"}),
+        "nodes.R.schemes.mircc.initial_rate",
+        'expected a number of Interests/s or "capacity"',
+        'did you mean "capacity"?',
+    )
+    expect(
+        mircc({"initial_rate": 0}),
+        "nodes.R.schemes.mircc.initial_rate",
+        "must be a positive number",
+        '"capacity"',
+    )
+
+
+def test_mircc_initial_rtt_zero():
+    expect(mircc({"initial_rtt": "0ms"}), "nodes.R.schemes.mircc.initial_rtt", "must be positive")
+
+
+def test_mircc_police_wrong_type():
+    expect(
+        mircc({"police": "true"}),
+        "nodes.R.schemes.mircc.police",
+        "expected true or false",
+        "quotes",
+    )
+
+
+def test_mircc_leak_slack_below_one():
+    expect(mircc({"leak_slack": 0.5}), "nodes.R.schemes.mircc.leak_slack", "must be at least 1")
+
+
+def test_sf_and_mircc_on_one_node():
+    data = scenario(nodes={"R": {"schemes": {"sf": {}, "mircc": {}}}})
+    expect(
+        data,
+        "nodes.R.schemes",
+        "a node runs at most one scheme, got sf and mircc",
+        "remove one of them",
+    )
+
+
+def test_node_scheme_and_another_default_scheme():
+    data = scenario(
+        defaults={"node": {"schemes": {"sf": {}}}},
+        nodes={"R": {"schemes": {"mircc": {"interval": "250ms"}}}},
+    )
+    p = expect(
+        data,
+        "nodes.R.schemes.mircc",
+        "a node runs at most one scheme, got mircc here and sf from [defaults.node.schemes.sf]",
+        "remove one of them",
+    )
+    assert "sf = false under [nodes.R.schemes]" in p.fix
+
+
+def test_two_default_schemes_are_reported_once():
+    data = scenario(
+        defaults={"node": {"schemes": {"sf": {}, "mircc": {}}}},
+        nodes={"R": {"schemes": {"sf": {"depth": 10}}}},
+    )
+    expect(data, "defaults.node.schemes", "got sf and mircc", "remove one of them")
+
+
+def test_default_scheme_replaced_at_a_node():
+    data = scenario(
+        defaults={"node": {"schemes": {"sf": {}}}},
+        nodes={"R": {"schemes": {"sf": False, "mircc": {}}}},
+    )
+    nodes = {n["name"]: n["schemes"] for n in Scenario.from_dict(data).resolve()["nodes"]}
+    assert list(nodes["R"]) == ["mircc"]
+    assert list(nodes["C"]) == list(nodes["P"]) == ["sf"]
 
 
 def test_bad_node_name():
@@ -479,6 +614,71 @@ def test_default_max_rate_needs_one_data_size():
         "producers of '/p' send Data of different sizes (140B, 1064B)",
         "set max_rate",
     )
+
+
+def test_min_rate_with_constant_rate():
+    p = expect(
+        consumer(min_rate=5),
+        "apps[1].min_rate",
+        'applies to controller = "mircc", this consumer uses "constant-rate"',
+    )
+    assert p.fix == 'remove min_rate, or set controller = "mircc"'
+
+
+def test_max_rate_with_mircc():
+    p = expect(
+        consumer(controller="mircc", max_rate=1000),
+        "apps[1].max_rate",
+        'applies to controller = "sf-aimd", this consumer uses "mircc"',
+    )
+    assert p.fix == 'remove max_rate, or set controller = "sf-aimd"'
+    expect(
+        consumer(controller="mircc", nack_suppression=True),
+        "apps[1].nack_suppression",
+        'applies to controller = "sf-aimd"',
+    )
+
+
+def test_mircc_min_rate_not_positive():
+    expect(
+        consumer(controller="mircc", min_rate=0),
+        "apps[1].min_rate",
+        "must be a positive number",
+        "1",
+    )
+
+
+def test_mircc_min_rate_above_rate():
+    expect(
+        consumer(controller="mircc", rate=100, min_rate=500),
+        "apps[1].min_rate",
+        "min_rate (500) is above the initial rate (100)",
+        "at most 100, or raise rate",
+    )
+
+
+def test_mircc_min_rate_above_default_rate():
+    # 10 Mbps links, 1024-byte Data: the rate defaults to 10e6 / 8192 = 1220.7/s
+    expect(
+        consumer(controller="mircc", min_rate=5000),
+        "apps[1].min_rate",
+        "above the initial rate, which defaults to C's line rate (1220.7",
+        "or set rate",
+    )
+
+
+def test_mircc_default_rate_not_computable():
+    data = consumer(controller="mircc")
+    data["apps"].append({"node": "R", "kind": "producer", "prefix": "/p", "payload": "100B"})
+    expect(
+        data,
+        "apps[1].rate",
+        "no default rate: the producers of '/p' send Data of different sizes (100B, 1024B)",
+        "set rate",
+    )
+    alone = Scenario(name="alone", duration="1s").node("C").producer("C", "/p")
+    alone.consumer("C", "/p", controller="mircc")
+    expect(alone.data, "apps[1].rate", "no default rate: node C has no links", "set rate")
 
 
 def test_engine_key_on_a_producer():

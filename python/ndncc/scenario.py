@@ -45,12 +45,14 @@ TOP_LEVEL = (
     "trace",
 )
 STRATEGIES = ("best-route", "multicast", "weighted-multipath")
-SCHEMES = ("sf",)  # per-node congestion-control schemes: [nodes.NAME.schemes.<name>]
+# Per-node congestion-control schemes, [nodes.NAME.schemes.<name>]; a node runs at most one.
+SCHEMES = ("sf", "mircc")
 APP_KINDS = ("consumer", "producer")
 CONTROLLERS = {
     "constant-rate": "constant_rate",
     "fixed-window": "fixed_window",
     "sf-aimd": "sf_aimd",
+    "mircc": "mircc",
 }
 ENGINES = {"ideal": "ideal", "tick": "tick", "tick+smoothing": "tick"}
 RETRANSMIT = {
@@ -72,15 +74,17 @@ _LINK_DEFAULT_KEYS = ("bandwidth", "delay", "queue", "loss", "cost")
 _APP_KEYS = ("name", "node", "kind", "prefix", "start", "stop")
 _PRODUCER_KEYS = ("payload", "freshness", "content_segments", "processing_delay")
 _CONSUMER_KEYS = (
-    "controller", "rate", "window", "max_rate", "nack_suppression", "engine", "tick",
-    "smoothing", "lifetime", "timeout", "retransmit", "max_transmissions", "start_seq", "max_seq",
+    "controller", "rate", "window", "max_rate", "nack_suppression", "min_rate", "engine",
+    "tick", "smoothing", "lifetime", "timeout", "retransmit", "max_transmissions", "start_seq",
+    "max_seq",
 )  # fmt: skip
 # Consumer keys that belong to some controllers / engines only: key -> the ones it applies to.
 _CONTROLLER_KEYS = {
-    "rate": ("constant-rate", "sf-aimd"),
+    "rate": ("constant-rate", "sf-aimd", "mircc"),
     "window": ("fixed-window",),
     "max_rate": ("sf-aimd",),
     "nack_suppression": ("sf-aimd",),
+    "min_rate": ("mircc",),
 }
 _ENGINE_KEYS = {"tick": ("tick", "tick+smoothing"), "smoothing": ("tick", "tick+smoothing")}
 # Stateful Forwarding (router part): TOML key -> (resolved key, default in resolved form).
@@ -97,6 +101,23 @@ _SF_DEFAULTS = {
     "leak_slack": ("leak_slack", 1.001),  # ndnSIM 1.0 leaks every slack / r seconds
     "leak_randomize": ("leak_randomize_ns", 1_000_000),  # ndnSIM's RandomizeLeak, 1 ms
 }
+# MIRCC (router part, seed 000): TOML key -> (resolved key, default in resolved form).
+_MIRCC_DEFAULTS = {
+    "interval": ("interval_ns", 100_000_000),  # T, the rate-update interval (coarse clock)
+    "alpha": ("alpha", 0.5),  # α, gain of the excess rate
+    "beta": ("beta", 1.0),  # β, gain of the queue term
+    "eta": ("eta", 1.0),  # η, target utilisation
+    "ewma": ("ewma", 0.5),  # weight of the previous base / excess rate
+    "depth": ("depth", 200.0),  # D, the policing bucket depth, in Interests
+    "data_size": ("data_size", 1250),  # bytes: a face's bandwidth -> C in Data/s
+    "initial_rate": ("initial_rate", None),  # None = "capacity": R starts at C
+    "initial_rtt": ("initial_rtt_ns", 100_000_000),  # d before the first RTT sample
+    "police": ("police", True),
+    "standing_queue": ("standing_queue", True),  # g = the bucket's lowest level during T
+    "leak_slack": ("leak_slack", 1.001),
+    "leak_randomize": ("leak_randomize_ns", 1_000_000),
+}
+_SCHEME_KEYS = {"sf": _SF_DEFAULTS, "mircc": _MIRCC_DEFAULTS}
 _ROUTE_KEYS = ("node", "prefix", "next_hop", "cost")
 _PERIODIC_TRACES = ("rate_trace", "drop_trace", "cs_trace")  # ndnSIM tracers with a period
 _TRACE_KEYS = ("bin", "delays", "parquet", "figures", *_PERIODIC_TRACES, "app_delays_trace")
@@ -115,6 +136,10 @@ _KEY_HINTS = {
     "initial": "initial_rate", "max_depth": "depth", "bucket_depth": "depth",
     "randomize_leak": "leak_randomize", "additive_increase": "increase",
     "multiplicative_decrease": "decrease", "suppress_nacks": "nack_suppression",
+    "t": "interval", "period": "interval", "update_interval": "interval",
+    "rate_interval": "interval", "gamma": "ewma", "weight": "ewma", "ewma_weight": "ewma",
+    "utilisation": "eta", "utilization": "eta", "target_utilization": "eta", "rtt": "initial_rtt",
+    "policing": "police", "minimum_rate": "min_rate", "floor": "min_rate",
 }  # fmt: skip
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
@@ -267,20 +292,28 @@ def _number_in(
     return convert
 
 
-def _initial_rate(value: object) -> float | None:
-    """A rate in Interests/s, or "line" (None): the face's line rate."""
-    if isinstance(value, str):
-        if value.strip().lower() == "line":
-            return None
-        try:
-            float(value.strip())
-        except ValueError:
-            close = _did_you_mean(value.strip(), ["line"], cutoff=0.5)
-            raise _Bad(
-                f'expected a number of Interests/s or "line", got {_describe(value)}',
-                'did you mean "line"?' if close else 'write e.g. 1000, or "line"',
-            ) from None
-    return _positive_number('1000, or "line"')(value)
+def _rate_or(word: str) -> Callable[[object], float | None]:
+    """A rate in Interests/s, or `word` (None): a rate the simulator derives from the face
+    ("line": sf's line rate; "capacity": MIRCC's C)."""
+
+    def convert(value: object) -> float | None:
+        if isinstance(value, str):
+            if value.strip().lower() == word:
+                return None
+            try:
+                float(value.strip())
+            except ValueError:
+                close = _did_you_mean(value.strip(), [word], cutoff=0.5)
+                raise _Bad(
+                    f'expected a number of Interests/s or "{word}", got {_describe(value)}',
+                    f'did you mean "{word}"?' if close else f'write e.g. 1000, or "{word}"',
+                ) from None
+        return _positive_number(f'1000, or "{word}"')(value)
+
+    return convert
+
+
+_initial_rate = _rate_or("line")
 
 
 def _boolean(value: object) -> bool:
@@ -366,6 +399,20 @@ def _probability(value: object) -> float:
             f"write e.g. 0.01 for 1 % loss{hint}",
         )
     return float(value)
+
+
+def _foreign_scheme_keys(other: str, this: str) -> dict[str, tuple[str, str]]:
+    """The keys of scheme `other` that scheme `this` does not have -> (problem, fix), for
+    check_keys in [...schemes.<this>]."""
+    own = _SCHEME_KEYS[this]
+    return {
+        key: (
+            f"'{key}' is a key of [schemes.{other}], not of [schemes.{this}]",
+            f"remove it; the {this} keys are {', '.join(own)}",
+        )
+        for key in _SCHEME_KEYS[other]
+        if key not in own
+    }
 
 
 def _pair(value: object) -> tuple[str, str]:
@@ -708,7 +755,8 @@ class _Resolver:
 
     def read_schemes(self, t: _Table, base: dict) -> dict:
         """The node's schemes: `base` (the [defaults.node] ones) changed by its own `schemes`
-        table, where a scheme's table overrides single keys and `NAME = false` removes it."""
+        table, where a scheme's table overrides single keys and `NAME = false` removes it.
+        A node runs at most one scheme: two are reported (and none is kept)."""
         schemes = t.data["schemes"]
         if not isinstance(schemes, dict):
             t.error(
@@ -719,6 +767,7 @@ class _Resolver:
             return base
         result = dict(base)
         listed = ", ".join(SCHEMES)
+        own: list[str] = []  # the schemes this table turns on (or changes)
         for name, value in schemes.items():
             key = f"schemes.{name}"
             if name not in SCHEMES:
@@ -737,18 +786,43 @@ class _Resolver:
                     f"defaults), or {name} = false to turn it off at this node",
                 )
                 continue
-            read = {"sf": self.read_sf}[name]
+            own.append(name)
+            read = {"sf": self.read_sf, "mircc": self.read_mircc}[name]
             resolved = read(_Table(self, value, t.at(key)), base.get(name))
             if resolved is None:
                 result.pop(name, None)
             else:
                 result[name] = resolved
-        return result
+        return {} if self.schemes_conflict(t, own, base) else result
+
+    def schemes_conflict(self, t: _Table, own: list[str], base: dict) -> bool:
+        """Reports a node (or [defaults.node]) that would run two schemes: two of its own, or
+        one of its own and another one from [defaults.node]; True if so."""
+        schemes = t.data["schemes"]
+        inherited = [n for n in base if n not in own and schemes.get(n) is not False]
+        if len(own) + len(inherited) < 2:
+            return False
+        if len(own) >= 2:
+            t.error(
+                "schemes",
+                f"a node runs at most one scheme, got {' and '.join(own)}",
+                "remove one of them",
+            )
+            return True
+        mine, default = own[0], inherited[0]
+        t.error(
+            f"schemes.{mine}",
+            f"a node runs at most one scheme, got {mine} here and {default} from "
+            f"[defaults.node.schemes.{default}]",
+            f"remove one of them: this table, or the default at this node with "
+            f"{default} = false under [{t.at('schemes')}]",
+        )
+        return True
 
     def read_sf(self, t: _Table, base: dict | None) -> dict | None:
         """Stateful Forwarding's router part; keys not in `t` come from `base` (the
         [defaults.node.schemes.sf] values) or the built-in defaults. None if invalid."""
-        t.check_keys(_SF_DEFAULTS)
+        t.check_keys(_SF_DEFAULTS, _foreign_scheme_keys("mircc", "sf"))
         convert: dict[str, Callable[[object], Any]] = {
             "depth": _number_in("50", 1),  # a bucket admits an Interest when 1 token is free
             "per_face": _boolean,
@@ -790,6 +864,30 @@ class _Resolver:
             )
             return None
         return sf
+
+    def read_mircc(self, t: _Table, base: dict | None) -> dict | None:
+        """MIRCC's router part (seed 000); keys not in `t` come from `base` (the
+        [defaults.node.schemes.mircc] values) or the built-in defaults. None if invalid."""
+        t.check_keys(_MIRCC_DEFAULTS, _foreign_scheme_keys("sf", "mircc"))
+        convert: dict[str, Callable[[object], Any]] = {
+            "interval": _unit(parse_time, positive="100ms", unit_example="ms"),
+            "alpha": _number_in("0.5", 0),
+            "beta": _number_in("1", 0),
+            "eta": _positive_number("1"),
+            "ewma": _number_in("0.5", 0, 1),
+            "depth": _number_in("200", 1),  # an Interest needs one free token
+            "data_size": _size(1, U32, "1250B"),
+            "initial_rate": _rate_or("capacity"),
+            "initial_rtt": _unit(parse_time, positive="100ms", unit_example="ms"),
+            "police": _boolean,
+            "standing_queue": _boolean,
+            "leak_slack": _number_in("1.001", 1),
+            "leak_randomize": _DELAY,
+        }
+        mircc = {}
+        for key, (resolved, default) in _MIRCC_DEFAULTS.items():
+            mircc[resolved] = t.get(key, convert[key], default=(base or {}).get(resolved, default))
+        return None if _invalid(*mircc.values()) else mircc
 
     def read_nodes(self) -> None:
         t = self.table("nodes")
@@ -1110,6 +1208,8 @@ class _Resolver:
             return None if _invalid(window) else {"type": "fixed_window", "window": window}
         if controller == "sf-aimd":
             return self.read_sf_aimd(t)
+        if controller == "mircc":
+            return self.read_mircc_consumer(t)
         return None
 
     def read_sf_aimd(self, t: _Table) -> dict | None:
@@ -1137,6 +1237,22 @@ class _Resolver:
             "max_rate": max_rate,
             "nack_suppression": suppress,
         }
+
+    def read_mircc_consumer(self, t: _Table) -> dict | None:
+        """MIRCC's consumer part (seed 000's ConsumerLi). initial_rate None (rate not given) is
+        filled in by cross_checks with the consumer node's line rate."""
+        rate = t.get("rate", _positive_number("1000"))
+        min_rate = t.get("min_rate", _positive_number("1"), default=1.0)
+        if _invalid(rate, min_rate):
+            return None
+        if rate is not None and rate < min_rate:
+            t.error(
+                "min_rate",
+                f"min_rate ({min_rate:g}) is above the initial rate ({rate:g})",
+                f"lower min_rate to at most {rate:g}, or raise rate",
+            )
+            return None
+        return {"type": "mircc", "initial_rate": rate, "min_rate": min_rate}
 
     def read_engine(self, t: _Table) -> Any:
         """The resolved engine, or _INVALID (after reporting why)."""
@@ -1313,6 +1429,7 @@ class _Resolver:
             return
         reachable = [p for p in serving if component[p.node] == component[app.node]]
         self.default_max_rate(app, reachable)
+        self.default_mircc_rate(app, reachable)
         local = any(p.node == app.node for p in serving)
         routed = any(r["node"] == app.node and _covers(r["prefix"], app.prefix) for r in static)
         if mode == "static" and not local and not routed:
@@ -1322,41 +1439,73 @@ class _Resolver:
                 "add a [[routes]] entry for it",
             )
 
+    def line_rate(self, app: _App, serving: list[_App], key: str, fix: str) -> tuple | None:
+        """(line rate, Data wire size) of a consumer's node: its fastest link's bandwidth in
+        Data packets/s of the size its producers send, the default of a rate `key` (sf-aimd's
+        max_rate, mircc's rate); None after reporting why there is none."""
+        name = self.nodes[app.node]["name"]
+        bandwidths = [link.bandwidth_bps for link in self.links if app.node in (link.a, link.b)]
+        overhead = self.packets["data_overhead"]
+        sizes = sorted({p.spec["app"]["payload_size"] + overhead for p in serving})
+        if not bandwidths:
+            self.error(f"{app.key}.{key}", f"no default {key}: node {name} has no links", fix)
+            return None
+        if len(sizes) != 1:
+            listed = ", ".join(f"{size}B" for size in sizes)
+            self.error(
+                f"{app.key}.{key}",
+                f"no default {key}: the producers of '{app.prefix}' send Data of "
+                f"different sizes ({listed})",
+                fix,
+            )
+            return None
+        return max(bandwidths) / (8 * sizes[0]), sizes[0]
+
     def default_max_rate(self, app: _App, serving: list[_App]) -> None:
         """Fills in an sf-aimd consumer's max_rate when not given: the line rate of its node's
         fastest link, in Data packets/s of the size its producers send."""
         controller = app.spec["app"]["controller"]
         if controller["type"] != "sf_aimd" or controller["max_rate"] is not None:
             return
-        key = f"{app.key}.max_rate"
         name = self.nodes[app.node]["name"]
         fix = "set max_rate = N (Interests/s) on the consumer"
-        bandwidths = [link.bandwidth_bps for link in self.links if app.node in (link.a, link.b)]
-        overhead = self.packets["data_overhead"]
-        sizes = sorted({p.spec["app"]["payload_size"] + overhead for p in serving})
-        if not bandwidths:
-            self.error(key, f"no default max_rate: node {name} has no links", fix)
+        found = self.line_rate(app, serving, "max_rate", fix)
+        if found is None:
             return
-        if len(sizes) != 1:
-            listed = ", ".join(f"{size}B" for size in sizes)
-            self.error(
-                key,
-                f"no default max_rate: the producers of '{app.prefix}' send Data of "
-                f"different sizes ({listed})",
-                fix,
-            )
-            return
-        line_rate = max(bandwidths) / (8 * sizes[0])
+        line_rate, size = found
         rate = controller["initial_rate"]
         if rate > line_rate:
             self.error(
                 f"{app.key}.rate",
                 f"rate ({rate:g}) is above max_rate, which defaults to {name}'s line rate "
-                f"({line_rate:g} Data packets/s of {sizes[0]}B)",
+                f"({line_rate:g} Data packets/s of {size}B)",
                 f"lower rate to at most {line_rate:g}, or set max_rate",
             )
             return
         controller["max_rate"] = line_rate
+
+    def default_mircc_rate(self, app: _App, serving: list[_App]) -> None:
+        """Fills in a mircc consumer's initial rate when `rate` is not given: the line rate of
+        its node's fastest link (as sf-aimd's max_rate)."""
+        controller = app.spec["app"]["controller"]
+        if controller["type"] != "mircc" or controller["initial_rate"] is not None:
+            return
+        name = self.nodes[app.node]["name"]
+        fix = "set rate = N (the initial rate, Interests/s) on the consumer"
+        found = self.line_rate(app, serving, "rate", fix)
+        if found is None:
+            return
+        line_rate, size = found
+        min_rate = controller["min_rate"]
+        if min_rate > line_rate:
+            self.error(
+                f"{app.key}.min_rate",
+                f"min_rate ({min_rate:g}) is above the initial rate, which defaults to {name}'s "
+                f"line rate ({line_rate:g} Data packets/s of {size}B)",
+                f"lower min_rate to at most {line_rate:g}, or set rate",
+            )
+            return
+        controller["initial_rate"] = line_rate
 
     def components(self) -> list[int]:
         parent = list(range(len(self.nodes)))
@@ -1790,7 +1939,8 @@ class Scenario:
 
     def node(self, name: str, **opts: Any) -> Scenario:
         """Declares (or updates) node `name`; opts: strategy, cs, schemes (e.g.
-        ``schemes={"sf": {"depth": 20}}``, or ``{"sf": False}`` to drop a default scheme)."""
+        ``schemes={"sf": {"depth": 20}}`` or ``{"mircc": {"interval": "250ms"}}``, or
+        ``{"sf": False}`` to drop a default scheme); a node runs at most one scheme."""
         self._data.setdefault("nodes", {}).setdefault(name, {}).update(opts)
         return self
 
@@ -1837,8 +1987,9 @@ class Scenario:
         name: str | None = None,
         **opts: Any,
     ) -> Scenario:
-        """Adds a consumer; opts: window, max_rate, nack_suppression, engine, tick, smoothing,
-        lifetime, timeout, retransmit, max_transmissions, start_seq, max_seq, start, stop."""
+        """Adds a consumer; opts: window, max_rate, nack_suppression, min_rate, engine, tick,
+        smoothing, lifetime, timeout, retransmit, max_transmissions, start_seq, max_seq, start,
+        stop."""
         app = {
             "name": name,
             "node": node,

@@ -16,10 +16,10 @@ from types import ModuleType
 from typing import Any
 
 from ..sweep import run_jobs
-from . import sf_clock
+from . import mircc_clock, sf_clock
 from .common import Row, markdown_table, write_comparison
 
-PAPERS: dict[str, ModuleType] = {sf_clock.PAPER: sf_clock}
+PAPERS: dict[str, ModuleType] = {m.PAPER: m for m in (sf_clock, mircc_clock)}
 
 
 @dataclass

@@ -114,6 +114,13 @@ def scenario_root() -> Path:
     return root
 
 
+def save_figure(fig: Any, path: Path) -> Path:
+    """Writes a matplotlib Figure as PNG without version metadata."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, metadata={"Software": None})
+    return path
+
+
 def jain(xs: list[float]) -> float:
     s, s2 = sum(xs), sum(x * x for x in xs)
     return (s * s) / (len(xs) * s2) if s2 else float("nan")

@@ -9,6 +9,7 @@ from matplotlib.figure import Figure
 
 from ..sweep import Outcome
 from . import sf_clock as X
+from .common import save_figure as _save
 
 COLORS = {
     "ideal": "tab:blue",
@@ -19,12 +20,6 @@ COLORS = {
     "tick 5 ms": "tab:orange",
     "tick 10 ms": "tab:red",
 }
-
-
-def _save(fig: Figure, path: Path) -> Path:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    return path
 
 
 def _linear_labels(smoothing: bool) -> list[str]:

@@ -1,0 +1,328 @@
+"""Seed 000: MIRCC explicit-rate control under coarse clocks, and smoothing.
+
+The dumbbell of §IV (Fig. 5-8, Tables IV-V): two consumers share a 12 Mbps bottleneck; every
+forwarder's rate interval T and the consumers' tick are the same value, T ∈ {100, 250, 500,
+750 ms}, with and without smoothing. Plus our own generalisation check: 3 and 5 equal flows on
+a 30 Mbps bottleneck at T = 100 ms.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..sweep import Job, Outcome
+from .common import Row, jain, scenario_root
+
+PAPER = "mircc-clock"
+TITLE = "MIRCC explicit-rate control under coarse-grained clocks (seed 000)"
+INTERVALS = [100, 250, 500, 750]  # ms
+FLOWS = [3, 5]
+FAIR = 600.0  # Interests/s: half of the 1 200 Data/s bottleneck
+# Table IV (overall loss rate per flow, no smoothing); None where the paper gives only a bound
+PAPER_LOSS = {
+    100: ("small", "small"),
+    250: (0.10, 0.24),
+    500: ("> 0.5", "> 0.5"),
+    750: ("> 0.5", "> 0.5"),
+}
+
+
+def label(t: int, smoothing: bool) -> str:
+    return f"T = {t} ms" + (" + smoothing" if smoothing else "")
+
+
+def key(t: int, smoothing: bool) -> str:
+    return f"dumbbell/{label(t, smoothing)}"
+
+
+def overrides(t: int, smoothing: bool, consumers: list[str]) -> dict:
+    ov = {"defaults.node.schemes.mircc.interval": f"{t}ms"}
+    for c in consumers:
+        ov[f"apps[{c}].tick"] = f"{t}ms"
+        ov[f"apps[{c}].smoothing"] = smoothing
+    return ov
+
+
+def jobs(quick: bool) -> list[Job]:
+    root = scenario_root() / PAPER
+    out = []
+    for t in INTERVALS:
+        for smoothing in (False, True):
+            out.append(
+                Job(
+                    key(t, smoothing),
+                    str(root / "dumbbell.toml"),
+                    overrides(t, smoothing, ["c1", "c2"]),
+                    keep=("series", "delays"),
+                )
+            )
+    for n in FLOWS:
+        out.append(Job(f"{n} flows", str(root / f"{n}-flows.toml"), {}, keep=("series",)))
+    return out
+
+
+# ---- metrics -------------------------------------------------------------------------------
+
+
+def interest_rate(o: Outcome, app: str, lo: float, hi: float) -> float:
+    """Mean Interest sending rate (Interests/s) of `app` over the bins ending in (lo, hi]."""
+    s = o.frames["series"]
+    s = s[(s["app_name"] == app) & (s["time_s"] > lo + 1e-9) & (s["time_s"] <= hi + 1e-9)]
+    return float(s["interests"].sum() / (hi - lo))
+
+
+def loss(o: Outcome, app: str) -> float:
+    """Overall loss rate: 1 − delivered / sent (no retransmissions)."""
+    a = next(a for a in o.summary["apps"] if a["name"] == app)
+    return 1.0 - a["data_received"] / a["interests_sent"] if a["interests_sent"] else 0.0
+
+
+def loss_per_bin(o: Outcome, app: str) -> tuple[np.ndarray, np.ndarray]:
+    """Loss rate of the Interests sent in each 100 ms bin: (bin end times, loss in [0, 1])."""
+    s = o.frames["series"]
+    s = s[s["app_name"] == app]
+    ends = s["time_s"].to_numpy()
+    sent = s["interests"].to_numpy().astype(float)
+    d = o.frames["delays"]
+    d = d[d["app_name"] == app]
+    send_times = (d["time_s"] - d["full_delay_s"]).to_numpy()
+    starts = np.concatenate([[0.0], ends[:-1]])
+    idx = np.searchsorted(ends, send_times - 1e-12, side="left")
+    delivered = np.bincount(idx[idx < len(ends)], minlength=len(ends)).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lossr = np.where(sent > 0, 1.0 - delivered / sent, np.nan)
+    return (starts + ends) / 2, lossr
+
+
+def within(x: float, target: float, tol: float) -> bool:
+    return abs(x - target) <= tol * target
+
+
+def compare(res: dict[str, Outcome], quick: bool) -> list[Row]:
+    rows: list[Row] = []
+    exp = "dumbbell"
+    o = res[key(100, False)]
+    c1 = interest_rate(o, "c1", 2, 3)
+    rows.append(
+        Row(
+            exp,
+            "C1 Interest rate alone, [2, 3] s",
+            label(100, False),
+            1000,
+            c1,
+            "Interests/s",
+            "±10 %",
+            within(c1, 1000, 0.10),
+        )
+    )
+    for app in ("c1", "c2"):
+        r = interest_rate(o, app, 5, 7.5)
+        rows.append(
+            Row(
+                exp,
+                f"{app.upper()} Interest rate shared, [5, 7.5] s",
+                label(100, False),
+                FAIR,
+                r,
+                "Interests/s",
+                "±10 %",
+                within(r, FAIR, 0.10),
+            )
+        )
+        lr = loss(o, app)
+        rows.append(
+            Row(
+                exp,
+                f"{app.upper()} overall loss rate (Table IV)",
+                label(100, False),
+                "small",
+                lr,
+                "ratio",
+                "< 0.05",
+                lr < 0.05,
+            )
+        )
+    o = res[key(250, False)]
+    for i, app in enumerate(("c1", "c2")):
+        r = interest_rate(o, app, 6, 7.5)
+        rows.append(
+            Row(
+                exp,
+                f"{app.upper()} rate within 3 s of C2's start, [6, 7.5] s",
+                label(250, False),
+                FAIR,
+                r,
+                "Interests/s",
+                "±10 %",
+                within(r, FAIR, 0.10),
+            )
+        )
+        paper = PAPER_LOSS[250][i]
+        lr = loss(o, app)
+        rows.append(
+            Row(
+                exp,
+                f"{app.upper()} overall loss rate (Table IV)",
+                label(250, False),
+                paper,
+                lr,
+                "ratio",
+                "goal ±25 %",
+                abs(lr - paper) <= 0.25 * paper,
+            )
+        )
+    for t in (500, 750):
+        off, on = res[key(t, False)], res[key(t, True)]
+        for app in ("c1", "c2"):
+            l_off, l_on = loss(off, app), loss(on, app)
+            r_off = interest_rate(off, app, 6, 8)
+            failed = l_off > 0.3 or not within(r_off, FAIR, 0.15)
+            rows.append(
+                Row(
+                    exp,
+                    f"{app.upper()} fails without smoothing: loss, rate [6, 8] s",
+                    label(t, False),
+                    "loss > 0.5, rate ≈ 1000",
+                    [l_off, r_off],
+                    "ratio / Interests/s",
+                    "loss > 0.3 or rate off 600 ± 15 %",
+                    failed,
+                )
+            )
+            r_on = interest_rate(on, app, 6, 8)
+            rows.append(
+                Row(
+                    exp,
+                    f"{app.upper()} Interest rate with smoothing, [6, 8] s",
+                    label(t, True),
+                    "≈ 600",
+                    r_on,
+                    "Interests/s",
+                    "600 ± 15 %",
+                    within(r_on, FAIR, 0.15),
+                )
+            )
+            rows.append(
+                Row(
+                    exp,
+                    f"{app.upper()} loss with smoothing vs without (Table V)",
+                    label(t, True),
+                    "far below 0.5",
+                    [l_on, l_off],
+                    "ratio",
+                    "below half of the unsmoothed",
+                    l_on < 0.5 * l_off,
+                )
+            )
+    for n in FLOWS:
+        o = res[f"{n} flows"]
+        rates = [interest_rate(o, f"c{i}", 6, 10) for i in range(1, n + 1)]
+        fair = 3000.0 / n
+        ok = all(within(r, fair, 0.10) for r in rates)
+        rows.append(
+            Row(
+                f"generalisation ({n} flows, 30 Mbps)",
+                "per-flow Interest rate, [6, 10] s",
+                "T = 100 ms",
+                fair,
+                rates,
+                "Interests/s",
+                "each C/n ± 10 %",
+                ok,
+            )
+        )
+        j = jain(rates)
+        rows.append(
+            Row(
+                f"generalisation ({n} flows, 30 Mbps)",
+                "Jain index",
+                "T = 100 ms",
+                "—",
+                j,
+                "index",
+                "≥ 0.98",
+                j >= 0.98,
+            )
+        )
+    return rows
+
+
+# ---- figures and report --------------------------------------------------------------------
+
+
+def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
+    from matplotlib.figure import Figure
+
+    from .common import save_figure
+
+    def four_panels(smoothing: bool, what: str, path: Path, title: str) -> Path:
+        fig = Figure(figsize=(11, 7))
+        for i, t in enumerate(INTERVALS):
+            ax = fig.add_subplot(2, 2, i + 1)
+            o = res[key(t, smoothing)]
+            for app, color in (("c1", "tab:blue"), ("c2", "tab:red")):
+                if what == "rate":
+                    s = o.frames["series"]
+                    s = s[s["app_name"] == app]
+                    sent = s["interests"]
+                    active = (sent.cumsum() > 0) & (sent[::-1].cumsum()[::-1] > 0)
+                    ax.step(
+                        s["time_s"][active],
+                        s["rate"][active],
+                        where="post",
+                        color=color,
+                        label=app.upper(),
+                    )
+                    ax.set(ylabel="Interest sending rate (Interests/s)", ylim=(0, 1300))
+                else:
+                    x, y = loss_per_bin(o, app)
+                    ax.plot(x, y * 100, color=color, label=app.upper(), lw=0.9)
+                    ax.set(ylabel="Loss rate (%)", ylim=(-2, 102))
+            ax.set(xlabel="Time (s)", title=f"({'abcd'[i]}) time interval = {t} ms", xlim=(0, 11))
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=8)
+        fig.suptitle(title)
+        return save_figure(fig, path)
+
+    return [
+        four_panels(
+            False,
+            "rate",
+            out / "fig5_rate.png",
+            "MIRCC, coarse clock: Interest sending rate (Fig. 5)",
+        ),
+        four_panels(
+            False,
+            "loss",
+            out / "fig6_loss.png",
+            "MIRCC, coarse clock: Data loss rate per 100 ms (Fig. 6)",
+        ),
+        four_panels(
+            True,
+            "rate",
+            out / "fig7_rate_smoothing.png",
+            "MIRCC with smoothing: Interest sending rate (Fig. 7)",
+        ),
+        four_panels(
+            True,
+            "loss",
+            out / "fig8_loss_smoothing.png",
+            "MIRCC with smoothing: Data loss rate per 100 ms (Fig. 8)",
+        ),
+    ]
+
+
+def report_sections(res: dict[str, Outcome], quick: bool) -> list[tuple[str, str]]:
+    head = "| T | C1–P1: paper | ours | C2–P2: paper | ours | with smoothing: C1 | C2 |\n"
+    head += "|---|---|---|---|---|---|---|\n"
+    lines = []
+    for t in INTERVALS:
+        off, on = res[key(t, False)], res[key(t, True)]
+        p1, p2 = PAPER_LOSS[t]
+        lines.append(
+            f"| {t} ms | {p1} | {loss(off, 'c1'):.3f} | {p2} | {loss(off, 'c2'):.3f} | "
+            f"{loss(on, 'c1'):.3f} | {loss(on, 'c2'):.3f} |"
+        )
+    return [("Tables IV and V: overall loss rate per flow", head + "\n".join(lines) + "\n")]
