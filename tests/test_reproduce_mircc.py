@@ -26,4 +26,5 @@ def test_report_and_figures(rep):
         "fig6_loss.png",
         "fig7_rate_smoothing.png",
         "fig8_loss_smoothing.png",
+        "multipath_rates.png",
     ]

@@ -740,6 +740,7 @@ MIRCC_DEFAULTS = {
     "standing_queue": True,
     "leak_slack": 1.001,
     "leak_randomize_ns": 1_000_000,
+    "secondary_share": 0.5,
 }
 
 
@@ -774,7 +775,12 @@ def test_resolve_mircc_consumers():
             "kind": "consumer",
             "prefix": "/p1",
             # initial rate: C1's line rate, 10 Mbit/s / (8 x 1250 B) = 1000 Data/s
-            "controller": {"type": "mircc", "initial_rate": 1000.0, "min_rate": 1.0},
+            "controller": {
+                "type": "mircc",
+                "initial_rate": 1000.0,
+                "min_rate": 1.0,
+                "multipath": False,
+            },
             "engine": {"type": "tick", "tick_ns": 250_000_000, "smoothing": False},
             **common,
         },
@@ -787,7 +793,12 @@ def test_resolve_mircc_consumers():
         "app": {
             "kind": "consumer",
             "prefix": "/p2",
-            "controller": {"type": "mircc", "initial_rate": 500.0, "min_rate": 10.0},
+            "controller": {
+                "type": "mircc",
+                "initial_rate": 500.0,
+                "min_rate": 10.0,
+                "multipath": False,
+            },
             "engine": {"type": "tick", "tick_ns": 250_000_000, "smoothing": True},
             **common,
         },
@@ -809,6 +820,7 @@ def test_mircc_every_key_and_node_overrides():
         "standing_queue": False,
         "leak_slack": 1,
         "leak_randomize": "0s",
+        "secondary_share": 0.25,
     }
     s = Scenario.from_toml_str(MIRCC_DUMBBELL).with_overrides(
         overrides={
@@ -833,6 +845,7 @@ def test_mircc_every_key_and_node_overrides():
             "standing_queue": False,
             "leak_slack": 1.0,
             "leak_randomize_ns": 0,
+            "secondary_share": 0.25,
         }
     }
     # the node's keys change single values; the others keep [defaults.node.schemes.mircc]'s
@@ -890,7 +903,7 @@ def test_the_documented_mircc_example_is_valid():
     assert all(n["schemes"] == {"mircc": mircc} for n in spec["nodes"])
     consumers = [a["app"] for a in spec["apps"] if a["app"]["kind"] == "consumer"]
     assert [c["controller"] for c in consumers] == [
-        {"type": "mircc", "initial_rate": 1000.0, "min_rate": 1.0}
+        {"type": "mircc", "initial_rate": 1000.0, "min_rate": 1.0, "multipath": False}
     ] * 2
     assert all(
         c["engine"] == {"type": "tick", "tick_ns": 250_000_000, "smoothing": False}

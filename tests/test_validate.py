@@ -875,3 +875,20 @@ def test_missing_scenario_file(tmp_path):
 def test_from_dict_rejects_non_dict():
     with pytest.raises(ScenarioError, match="must be a dict"):
         Scenario.from_dict(["not", "a", "dict"])
+
+
+def test_mircc_secondary_share_out_of_range():
+    errs = problems(
+        '[scenario]\nduration = "1s"\n[nodes.R.schemes.mircc]\nsecondary_share = 1.5\n'
+        '[[links]]\nbetween = ["C", "R"]\nbandwidth = "1Mbps"\ndelay = "1ms"\n'
+    )
+    assert any(p.key.endswith("secondary_share") for p in errs)
+
+
+def test_multipath_only_with_mircc():
+    errs = problems(
+        '[scenario]\nduration = "1s"\n[[links]]\nbetween = ["C", "P"]\nbandwidth = "1Mbps"\n'
+        'delay = "1ms"\n[[apps]]\nnode = "P"\nkind = "producer"\nprefix = "/p"\n'
+        '[[apps]]\nnode = "C"\nkind = "consumer"\nprefix = "/p"\nrate = 10\nmultipath = true\n'
+    )
+    assert any(p.key.endswith("multipath") for p in errs)

@@ -44,7 +44,7 @@ TOP_LEVEL = (
     "apps",
     "trace",
 )
-STRATEGIES = ("best-route", "multicast", "weighted-multipath")
+STRATEGIES = ("best-route", "multicast", "weighted-multipath", "class-multipath")
 # Per-node congestion-control schemes, [nodes.NAME.schemes.<name>]; a node runs at most one.
 SCHEMES = ("sf", "mircc")
 APP_KINDS = ("consumer", "producer")
@@ -74,7 +74,8 @@ _LINK_DEFAULT_KEYS = ("bandwidth", "delay", "queue", "loss", "cost")
 _APP_KEYS = ("name", "node", "kind", "prefix", "start", "stop")
 _PRODUCER_KEYS = ("payload", "freshness", "content_segments", "processing_delay")
 _CONSUMER_KEYS = (
-    "controller", "rate", "window", "max_rate", "nack_suppression", "min_rate", "engine",
+    "controller", "rate", "window", "max_rate", "nack_suppression", "min_rate", "multipath",
+    "engine",
     "tick", "smoothing", "lifetime", "timeout", "retransmit", "max_transmissions", "start_seq",
     "max_seq",
 )  # fmt: skip
@@ -85,6 +86,7 @@ _CONTROLLER_KEYS = {
     "max_rate": ("sf-aimd",),
     "nack_suppression": ("sf-aimd",),
     "min_rate": ("mircc",),
+    "multipath": ("mircc",),
 }
 _ENGINE_KEYS = {"tick": ("tick", "tick+smoothing"), "smoothing": ("tick", "tick+smoothing")}
 # Stateful Forwarding (router part): TOML key -> (resolved key, default in resolved form).
@@ -116,6 +118,8 @@ _MIRCC_DEFAULTS = {
     "standing_queue": ("standing_queue", True),  # g = the bucket's lowest level during T
     "leak_slack": ("leak_slack", 1.001),
     "leak_randomize": ("leak_randomize_ns", 1_000_000),
+    # multipath: secondary-class Interests enter the bucket only below this fraction of D
+    "secondary_share": ("secondary_share", 0.5),
 }
 _SCHEME_KEYS = {"sf": _SF_DEFAULTS, "mircc": _MIRCC_DEFAULTS}
 _ROUTE_KEYS = ("node", "prefix", "next_hop", "cost")
@@ -883,6 +887,7 @@ class _Resolver:
             "standing_queue": _boolean,
             "leak_slack": _number_in("1.001", 1),
             "leak_randomize": _DELAY,
+            "secondary_share": _number_in("0.5", 0, 1, open_low=True),
         }
         mircc = {}
         for key, (resolved, default) in _MIRCC_DEFAULTS.items():
@@ -1243,7 +1248,8 @@ class _Resolver:
         filled in by cross_checks with the consumer node's line rate."""
         rate = t.get("rate", _positive_number("1000"))
         min_rate = t.get("min_rate", _positive_number("1"), default=1.0)
-        if _invalid(rate, min_rate):
+        multipath = t.get("multipath", _boolean, default=False)
+        if _invalid(rate, min_rate, multipath):
             return None
         if rate is not None and rate < min_rate:
             t.error(
@@ -1252,7 +1258,7 @@ class _Resolver:
                 f"lower min_rate to at most {rate:g}, or raise rate",
             )
             return None
-        return {"type": "mircc", "initial_rate": rate, "min_rate": min_rate}
+        return {"type": "mircc", "initial_rate": rate, "min_rate": min_rate, "multipath": multipath}
 
     def read_engine(self, t: _Table) -> Any:
         """The resolved engine, or _INVALID (after reporting why)."""

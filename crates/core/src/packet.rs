@@ -27,7 +27,7 @@ impl NackReason {
 /// Scheme extension fields of an Interest.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct InterestExt {
-    /// MIRCC multipath class / path id.
+    /// Traffic class (MIRCC multipath: 0 primary, 1 secondary).
     pub class: u8,
 }
 
@@ -80,6 +80,9 @@ pub struct DataExt {
     pub segment: Option<SegmentInfo>,
     /// Network hops travelled (ndnSIM's HopCount tag).
     pub hops: u16,
+    /// The traffic class of the Interest this Data answers (MIRCC multipath), echoed by the
+    /// producer.
+    pub class: u8,
 }
 
 /// A Data packet.

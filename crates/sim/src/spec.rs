@@ -75,7 +75,7 @@ impl Default for PacketSpec {
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
     pub name: String,
-    /// Forwarding strategy: "best-route", "multicast" or "weighted-multipath".
+    /// Forwarding strategy: "best-route", "multicast", "weighted-multipath" or "class-multipath".
     #[serde(default = "default_strategy")]
     pub strategy: String,
     /// Content Store capacity in Data packets; 0 = off (the default in every seed experiment).
@@ -128,6 +128,14 @@ pub struct MirccSpec {
     pub leak_slack: f64,
     /// First leak of each bucket drawn uniformly in [0, this) (1 ms).
     pub leak_randomize_ns: u64,
+    /// Secondary-class Interests are admitted only while the bucket is below this fraction of
+    /// its depth (multipath; primary priority).
+    #[serde(default = "default_secondary_share")]
+    pub secondary_share: f64,
+}
+
+fn default_secondary_share() -> f64 {
+    0.5
 }
 
 /// Stateful Forwarding router settings (seed 002; `docs/schemes/sf.md`).
@@ -305,7 +313,13 @@ pub enum ControllerSpec {
     },
     /// MIRCC's consumer (seed 000's `ConsumerLi`): sends at the rate stamped in the Data it
     /// receives, starting at `initial_rate`, never below `min_rate`.
-    Mircc { initial_rate: f64, min_rate: f64 },
+    Mircc {
+        initial_rate: f64,
+        min_rate: f64,
+        /// Dual-class multipath consumer (primary + secondary rates).
+        #[serde(default)]
+        multipath: bool,
+    },
 }
 
 /// The sending engine of a consumer: decides *when* each Interest leaves.
@@ -382,7 +396,7 @@ impl ScenarioSpec {
         for node in &self.nodes {
             if !matches!(
                 node.strategy.as_str(),
-                "best-route" | "multicast" | "weighted-multipath"
+                "best-route" | "multicast" | "weighted-multipath" | "class-multipath"
             ) {
                 return err(format!(
                     "node {}: unknown strategy '{}'",
@@ -402,7 +416,9 @@ impl ScenarioSpec {
                     && m.data_size > 0
                     && m.initial_rate.is_none_or(|r| r > 0.0)
                     && m.initial_rtt_ns > 0
-                    && m.leak_slack >= 1.0;
+                    && m.leak_slack >= 1.0
+                    && m.secondary_share > 0.0
+                    && m.secondary_share <= 1.0;
                 if !ok {
                     return err(format!("node {}: invalid mircc settings", node.name));
                 }
@@ -481,6 +497,13 @@ impl ScenarioSpec {
                                 "app {}: need 0 < initial_rate <= max_rate",
                                 a.name
                             ));
+                        }
+                        ControllerSpec::Mircc {
+                            initial_rate,
+                            min_rate,
+                            ..
+                        } if !(initial_rate > 0.0 && min_rate > 0.0) => {
+                            return err(format!("app {}: MIRCC rates must be positive", a.name));
                         }
                         _ => {}
                     }

@@ -109,6 +109,7 @@ fn router_module(spec: &ScenarioSpec, node: &crate::spec::NodeSpec) -> RouterMod
             standing_queue: m.standing_queue,
             leak_slack: m.leak_slack,
             leak_randomize: Duration(m.leak_randomize_ns),
+            secondary_share: m.secondary_share,
         };
         let key = name_key(&[&node.name, "mircc"]);
         let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
@@ -170,7 +171,12 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
                 ControllerSpec::Mircc {
                     initial_rate,
                     min_rate,
-                } => Controller::Mircc(MirccConsumer::new(initial_rate, min_rate)),
+                    multipath,
+                } => Controller::Mircc(if multipath {
+                    MirccConsumer::multipath(initial_rate, min_rate)
+                } else {
+                    MirccConsumer::new(initial_rate, min_rate)
+                }),
             };
             let engine = match c.engine {
                 EngineSpec::Ideal => Engine::Ideal(Ideal::default()),

@@ -193,12 +193,14 @@ impl Consumer {
         );
         self.deadlines.push(Reverse((deadline, seq)));
         self.stats.interests_sent += 1;
-        out.push(Packet::Interest(Interest::new(
+        let mut interest = Interest::new(
             Name::new(self.cfg.prefix, seq),
             self.rng.next_u32(),
             self.cfg.lifetime,
             self.cfg.interest_size,
-        )));
+        );
+        interest.ext.class = self.controller.next_class();
+        out.push(Packet::Interest(interest));
         true
     }
 
@@ -266,6 +268,7 @@ impl Consumer {
             retransmitted: p.transmissions > 1,
             marked: data.ext.mark,
             rate_stamp: data.ext.rate_stamp.map(PacketRate),
+            class: data.ext.class,
         };
         self.controller.on_data(now, &sig);
         if sig.marked {
@@ -273,7 +276,7 @@ impl Consumer {
             self.controller.on_mark(now, &sig);
         }
         if let Some(r) = sig.rate_stamp {
-            self.controller.on_rate_stamp(now, r);
+            self.controller.on_rate_stamp(now, r, &sig);
         }
         self.after_signal(now, out);
     }

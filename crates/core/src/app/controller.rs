@@ -26,6 +26,8 @@ pub struct DataSignal {
     pub retransmitted: bool,
     pub marked: bool,
     pub rate_stamp: Option<PacketRate>,
+    /// Traffic class of the Interest this Data answers.
+    pub class: u8,
 }
 
 /// What a Nack tells the controller.
@@ -45,8 +47,12 @@ pub trait CongestionController: std::fmt::Debug {
     fn on_timeout(&mut self, _now: Instant, _seq: u64) {}
     /// The Data carried a congestion mark (called after `on_data`).
     fn on_mark(&mut self, _now: Instant, _sig: &DataSignal) {}
-    /// The Data carried an explicit rate (called after `on_data`).
-    fn on_rate_stamp(&mut self, _now: Instant, _rate: PacketRate) {}
+    /// The Data carried an explicit rate `rate` (called after `on_data`).
+    fn on_rate_stamp(&mut self, _now: Instant, _rate: PacketRate, _sig: &DataSignal) {}
+    /// The traffic class of the next Interest to send (multipath controllers).
+    fn next_class(&mut self) -> u8 {
+        0
+    }
 }
 
 /// ndnSIM `ConsumerCbr`: a constant rate, deaf to every signal.
@@ -122,7 +128,10 @@ impl CongestionController for Controller {
     fn on_mark(&mut self, now: Instant, sig: &DataSignal) {
         self.inner_mut().on_mark(now, sig)
     }
-    fn on_rate_stamp(&mut self, now: Instant, rate: PacketRate) {
-        self.inner_mut().on_rate_stamp(now, rate)
+    fn on_rate_stamp(&mut self, now: Instant, rate: PacketRate, sig: &DataSignal) {
+        self.inner_mut().on_rate_stamp(now, rate, sig)
+    }
+    fn next_class(&mut self) -> u8 {
+        self.inner_mut().next_class()
     }
 }

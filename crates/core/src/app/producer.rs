@@ -80,7 +80,10 @@ impl Producer {
             size: self.cfg.data_size,
             freshness: self.cfg.freshness,
             created: now,
-            ext: DataExt::default(),
+            ext: DataExt {
+                class: interest.ext.class,
+                ..DataExt::default()
+            },
         };
         if self.cfg.processing_delay == Duration::ZERO {
             self.stats.data_sent += 1;

@@ -10,6 +10,9 @@
 //! * **multicast**: every next hop other than the incoming face.
 //! * **weighted-multipath**: one next hop drawn with probability proportional to its weight
 //!   (node's random stream); on refusal, the others in cost order.
+//! * **class-multipath**: an Interest of traffic class c (MIRCC multipath: 0 primary,
+//!   1 secondary) tries the (c+1)-th cheapest next hop first, then the others in cost order, so
+//!   primary traffic takes the best path and secondary traffic the next one.
 //!
 //! On a Nack, every strategy tries the next hops not tried yet; when none is left and every
 //! upstream has Nacked, the Nack goes to every downstream.
@@ -29,6 +32,7 @@ pub enum Strategy {
     BestRoute,
     Multicast,
     WeightedMultipath,
+    ClassMultipath,
 }
 
 impl Strategy {
@@ -38,6 +42,7 @@ impl Strategy {
             "best-route" => Some(Strategy::BestRoute),
             "multicast" => Some(Strategy::Multicast),
             "weighted-multipath" => Some(Strategy::WeightedMultipath),
+            "class-multipath" => Some(Strategy::ClassMultipath),
             _ => None,
         }
     }
@@ -127,8 +132,14 @@ impl Strategy {
             core.reject_pending_interest(name, NackReason::NoRoute);
             return;
         }
-        if self == Strategy::WeightedMultipath {
-            Self::weighted_first(core, &mut hops);
+        match self {
+            Strategy::WeightedMultipath => Self::weighted_first(core, &mut hops),
+            Strategy::ClassMultipath => {
+                let class = core.pit.get(&name).map_or(0, |e| e.interest.ext.class) as usize;
+                let first = class % hops.len();
+                hops[..=first].rotate_right(1);
+            }
+            _ => {}
         }
         match self.try_hops(core, now, name, &hops) {
             Ok(()) => {}

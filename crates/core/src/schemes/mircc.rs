@@ -21,8 +21,18 @@
 //! sends Interests at that rate ([`MirccConsumer`]). Interests are policed by a leaky bucket of
 //! depth D = 200 (the same bucket as Stateful Forwarding's, leaking at C): an Interest that does
 //! not fit is refused with Nack(Congestion).
+//!
+//! **Multipath (dual classes).** Interests and Data carry a traffic class: 0 primary,
+//! 1 secondary. Each link runs the law twice: the primary rate over the primary Interests
+//! (the fair share among the flows' primary sub-flows), and the secondary rate over the
+//! secondary Interests on the capacity the primary class leaves, max(C − y_primary, 0). A Data
+//! is stamped with the rate of its class. Primary Interests have priority at the bucket:
+//! secondary ones are admitted only while it is less than `secondary_share`·D full. A
+//! multipath consumer ([`MirccConsumer::multipath`]) sends at R_primary + R_secondary and labels
+//! its Interests in that proportion; the `class-multipath` strategy sends each class on its own
+//! next hop.
 
-use crate::app::controller::{CongestionController, Target};
+use crate::app::controller::{CongestionController, DataSignal, Target};
 use crate::face::{Face, FaceId};
 use crate::mechanisms::token_bucket::OutstandingBucket;
 use crate::name::NameId;
@@ -63,6 +73,9 @@ pub struct MirccConfig {
     pub leak_slack: f64,
     /// First leak event drawn in [0, this) (ndnSIM's RandomizeLeak).
     pub leak_randomize: Duration,
+    /// Secondary-class Interests are admitted only while the bucket is below this fraction of
+    /// its depth (primary priority) [OPEN; 0.5].
+    pub secondary_share: f64,
 }
 
 impl Default for MirccConfig {
@@ -81,6 +94,7 @@ impl Default for MirccConfig {
             standing_queue: true,
             leak_slack: 1.001,
             leak_randomize: Duration::from_millis(1),
+            secondary_share: 0.5,
         }
     }
 }
@@ -136,8 +150,10 @@ impl RateLaw {
 #[derive(Clone, Debug)]
 struct Link {
     capacity: f64,
-    law: RateLaw,
-    offered: u64,
+    /// The rate laws of the primary and the secondary class.
+    laws: [RateLaw; 2],
+    /// Interests offered per class since the last update.
+    offered: [u64; 2],
     srtt: Option<f64>,
     bucket: OutstandingBucket,
     /// Lowest bucket level seen since the last update.
@@ -190,8 +206,8 @@ impl MirccRouter {
             );
             self.links[i] = Some(Link {
                 capacity,
-                law: RateLaw::new(rate),
-                offered: 0,
+                laws: [RateLaw::new(rate), RateLaw::new(rate)],
+                offered: [0, 0],
                 srtt: None,
                 bucket,
                 min_level: 0.0,
@@ -200,9 +216,15 @@ impl MirccRouter {
         self.links[i].as_mut()
     }
 
-    /// R(t) of the link behind `face`, if it has one.
+    /// The primary R(t) of the link behind `face`, if it has one.
     pub fn rate(&self, face: FaceId) -> Option<f64> {
-        Some(self.links.get(face.0 as usize)?.as_ref()?.law.rate)
+        self.class_rate(face, 0)
+    }
+
+    /// R(t) of `class` (0 primary, 1 secondary) on the link behind `face`.
+    pub fn class_rate(&self, face: FaceId, class: u8) -> Option<f64> {
+        let link = self.links.get(face.0 as usize)?.as_ref()?;
+        Some(link.laws[class.min(1) as usize].rate)
     }
 }
 
@@ -212,17 +234,27 @@ impl RouterHooks for MirccRouter {
         now: Instant,
         face: FaceId,
         _prefix: NameId,
-        _interest: &Interest,
+        interest: &Interest,
         faces: &[Face],
     ) -> InterestVerdict {
         let police = self.cfg.police;
+        let class = interest.ext.class.min(1) as usize;
+        let limit = if class == 0 {
+            self.cfg.depth
+        } else {
+            self.cfg.depth * self.cfg.secondary_share
+        };
         let Some(link) = self.link(now, face, faces) else {
             return InterestVerdict::Admit;
         };
-        link.offered += 1;
+        link.offered[class] += 1;
         let level = link.bucket.level(now);
         link.min_level = link.min_level.min(level);
-        if !police || link.bucket.try_admit(now) {
+        let room = level + 1.0 <= limit && link.bucket.has_room(now);
+        if !police || room {
+            if police {
+                link.bucket.borrow();
+            }
             InterestVerdict::Admit
         } else {
             self.counters.refused += 1;
@@ -249,7 +281,7 @@ impl RouterHooks for MirccRouter {
                 Some(s) => 0.875 * s + 0.125 * sample,
             });
         }
-        let r = link.law.rate;
+        let r = link.laws[data.ext.class.min(1) as usize].rate;
         if data.ext.rate_stamp.is_none_or(|s| s > r) {
             data.ext.rate_stamp = Some(r);
             self.counters.stamped += 1;
@@ -271,14 +303,23 @@ impl RouterHooks for MirccRouter {
             } else {
                 level
             };
+            let rtt = link.srtt.unwrap_or(d0).max(1e-6);
+            let primary = link.offered[0] as f64 / t;
             let x = RateInputs {
                 capacity: link.capacity,
-                offered: link.offered as f64 / t,
+                offered: primary,
                 queue,
-                rtt: link.srtt.unwrap_or(d0).max(1e-6),
+                rtt,
             };
-            link.law.update(&cfg, x);
-            link.offered = 0;
+            link.laws[0].update(&cfg, x);
+            let x = RateInputs {
+                capacity: (link.capacity - primary).max(0.0),
+                offered: link.offered[1] as f64 / t,
+                queue,
+                rtt,
+            };
+            link.laws[1].update(&cfg, x);
+            link.offered = [0, 0];
             link.min_level = level;
             self.counters.updates += 1;
         }
@@ -286,34 +327,74 @@ impl RouterHooks for MirccRouter {
 
     fn face_gauges(&mut self, now: Instant, face: FaceId) -> Option<(f64, f64)> {
         let link = self.links.get_mut(face.0 as usize)?.as_mut()?;
-        Some((link.law.rate, link.bucket.level(now)))
+        Some((link.laws[0].rate, link.bucket.level(now)))
     }
 }
 
 /// The consumer (seed 000's `ConsumerLi`): sends Interests at the rate stamped in the last
 /// Data it received, starting at `initial_rate`. Nacks and timeouts do not change the rate.
+///
+/// Multipath: it also keeps a secondary rate (stamped by secondary Data, starting at
+/// `min_rate`), sends at the sum, and labels Interests primary or secondary in proportion to
+/// the two rates (smooth weighted round robin, deterministic).
 #[derive(Clone, Debug)]
 pub struct MirccConsumer {
+    /// Primary rate (Interests/s).
     pub rate: f64,
-    /// Lower bound of the rate (Interests/s).
+    /// Secondary rate (Interests/s); used only when `multipath`.
+    pub secondary: f64,
+    /// Lower bound of each rate (Interests/s).
     pub min_rate: f64,
+    pub multipath: bool,
+    credit: [f64; 2],
 }
 
 impl MirccConsumer {
     pub fn new(initial_rate: f64, min_rate: f64) -> Self {
         MirccConsumer {
             rate: initial_rate.max(min_rate),
+            secondary: min_rate,
             min_rate,
+            multipath: false,
+            credit: [0.0; 2],
+        }
+    }
+
+    /// A dual-class consumer.
+    pub fn multipath(initial_rate: f64, min_rate: f64) -> Self {
+        MirccConsumer {
+            multipath: true,
+            ..Self::new(initial_rate, min_rate)
         }
     }
 }
 
 impl CongestionController for MirccConsumer {
     fn target(&self) -> Target {
-        Target::Rate(PacketRate(self.rate))
+        let total = if self.multipath {
+            self.rate + self.secondary
+        } else {
+            self.rate
+        };
+        Target::Rate(PacketRate(total))
     }
-    fn on_rate_stamp(&mut self, _now: Instant, rate: PacketRate) {
-        self.rate = rate.0.max(self.min_rate);
+    fn on_rate_stamp(&mut self, _now: Instant, rate: PacketRate, sig: &DataSignal) {
+        let r = rate.0.max(self.min_rate);
+        if sig.class == 0 {
+            self.rate = r;
+        } else {
+            self.secondary = r;
+        }
+    }
+    fn next_class(&mut self) -> u8 {
+        if !self.multipath {
+            return 0;
+        }
+        self.credit[0] += self.rate;
+        self.credit[1] += self.secondary;
+        let c = usize::from(self.credit[1] > self.credit[0]);
+        self.credit[c] -= self.rate + self.secondary;
+        c as u8
     }
 }
 
@@ -418,12 +499,51 @@ mod tests {
         assert_eq!(law.rate, 4.0);
     }
 
+    fn sig(class: u8) -> DataSignal {
+        DataSignal {
+            seq: 0,
+            rtt: Duration::ZERO,
+            retransmitted: false,
+            marked: false,
+            rate_stamp: None,
+            class,
+        }
+    }
+
     #[test]
     fn consumer_follows_the_stamp() {
         let mut c = MirccConsumer::new(1000.0, 1.0);
-        c.on_rate_stamp(Instant(0), PacketRate(600.0));
+        c.on_rate_stamp(Instant(0), PacketRate(600.0), &sig(0));
         assert_eq!(c.target(), Target::Rate(PacketRate(600.0)));
-        c.on_rate_stamp(Instant(0), PacketRate(0.0));
+        c.on_rate_stamp(Instant(0), PacketRate(0.0), &sig(0));
         assert_eq!(c.target(), Target::Rate(PacketRate(1.0)));
+        assert_eq!(c.next_class(), 0);
+    }
+
+    #[test]
+    fn multipath_consumer_splits_its_interests_in_proportion() {
+        let mut c = MirccConsumer::multipath(1000.0, 1.0);
+        c.on_rate_stamp(Instant(0), PacketRate(300.0), &sig(0));
+        c.on_rate_stamp(Instant(0), PacketRate(100.0), &sig(1));
+        assert_eq!(c.target(), Target::Rate(PacketRate(400.0)));
+        let classes: Vec<u8> = (0..8).map(|_| c.next_class()).collect();
+        assert_eq!(classes.iter().filter(|&&k| k == 1).count(), 2);
+        assert_eq!(classes.iter().filter(|&&k| k == 0).count(), 6);
+    }
+
+    #[test]
+    fn secondary_class_gets_the_capacity_the_primary_leaves() {
+        // primary uses 700 of C = 1000: the secondary law converges to the remaining 300
+        let mut law = RateLaw::new(1000.0);
+        for _ in 0..300 {
+            let x = RateInputs {
+                capacity: 1000.0 - 700.0,
+                offered: law.rate,
+                queue: 0.0,
+                rtt: 0.2,
+            };
+            law.update(&cfg(), x);
+        }
+        assert!((law.rate - 300.0).abs() < 1.0, "{}", law.rate);
     }
 }

@@ -359,6 +359,7 @@ mod tests {
             retransmitted: false,
             marked: false,
             rate_stamp: None,
+            class: 0,
         };
         c.on_data(Instant(0), &sig);
         assert_eq!(c.target(), Target::Rate(PacketRate(201.0)));
