@@ -114,6 +114,7 @@ _MIRCC_DEFAULTS = {
     "data_size": ("data_size", 1250),  # bytes: a face's bandwidth -> C in Data/s
     "initial_rate": ("initial_rate", None),  # None = "capacity": R starts at C
     "initial_rtt": ("initial_rtt_ns", 100_000_000),  # d before the first RTT sample
+    "rate_floor": ("rate_floor", None),  # None = "rtt": one packet per RTT (1/d)
     "police": ("police", True),
     "standing_queue": ("standing_queue", True),  # g = the bucket's lowest level during T
     "leak_slack": ("leak_slack", 1.001),
@@ -298,7 +299,7 @@ def _number_in(
 
 def _rate_or(word: str) -> Callable[[object], float | None]:
     """A rate in Interests/s, or `word` (None): a rate the simulator derives from the face
-    ("line": sf's line rate; "capacity": MIRCC's C)."""
+    ("line": sf's line rate; "capacity": MIRCC's C; "rtt": MIRCC's floor of 1/d)."""
 
     def convert(value: object) -> float | None:
         if isinstance(value, str):
@@ -883,6 +884,7 @@ class _Resolver:
             "data_size": _size(1, U32, "1250B"),
             "initial_rate": _rate_or("capacity"),
             "initial_rtt": _unit(parse_time, positive="100ms", unit_example="ms"),
+            "rate_floor": _rate_or("rtt"),
             "police": _boolean,
             "standing_queue": _boolean,
             "leak_slack": _number_in("1.001", 1),

@@ -120,6 +120,9 @@ pub struct MirccSpec {
     pub initial_rate: Option<f64>,
     /// Smoothed RTT d before the first sample, in nanoseconds.
     pub initial_rtt_ns: u64,
+    /// Lower bound of R in Interests/s; `None` = one packet per RTT.
+    #[serde(default)]
+    pub rate_floor: Option<f64>,
     /// Police Interests with the bucket.
     pub police: bool,
     /// g(t) = the bucket's lowest level during the last interval (else: its level at the update).
@@ -416,6 +419,7 @@ impl ScenarioSpec {
                     && m.data_size > 0
                     && m.initial_rate.is_none_or(|r| r > 0.0)
                     && m.initial_rtt_ns > 0
+                    && m.rate_floor.is_none_or(|f| f > 0.0)
                     && m.leak_slack >= 1.0
                     && m.secondary_share > 0.0
                     && m.secondary_share <= 1.0;

@@ -105,6 +105,7 @@ fn router_module(spec: &ScenarioSpec, node: &crate::spec::NodeSpec) -> RouterMod
             data_size: m.data_size,
             initial_rate: m.initial_rate,
             initial_rtt: Duration(m.initial_rtt_ns),
+            rate_floor: m.rate_floor,
             police: m.police,
             standing_queue: m.standing_queue,
             leak_slack: m.leak_slack,

@@ -11,7 +11,7 @@
 //! excess = α·(η·C − y) / N,     clipped to [0, C − base]
 //! base   ← w·base_prev + (1 − w)·base      (EWMA, w = 0.5)
 //! excess ← w·excess_prev + (1 − w)·excess
-//! R      = max(base + excess, 1/d)                        floor: one packet per RTT
+//! R      = max(base + excess, floor)                      floor: 1/d (one packet per RTT)
 //! ```
 //!
 //! C is the link's capacity in Data packets/s, y the Interests offered to the face during the
@@ -62,6 +62,8 @@ pub struct MirccConfig {
     pub initial_rate: Option<f64>,
     /// d before the first RTT sample [OPEN; 100 ms].
     pub initial_rtt: Duration,
+    /// Lower bound of R in Interests/s; `None` = one packet per RTT, 1/d [OPEN].
+    pub rate_floor: Option<f64>,
     /// Police Interests with the bucket (seed 000: yes).
     pub police: bool,
     /// g(t) is the bucket's *lowest* fill level during the last interval (its standing queue),
@@ -90,6 +92,7 @@ impl Default for MirccConfig {
             data_size: 1250,
             initial_rate: None,
             initial_rtt: Duration::from_millis(100),
+            rate_floor: None,
             police: true,
             standing_queue: true,
             leak_slack: 1.001,
@@ -142,7 +145,7 @@ impl RateLaw {
         let w = cfg.ewma;
         self.base = w * self.base + (1.0 - w) * base_now;
         self.excess = w * self.excess + (1.0 - w) * excess_now;
-        self.rate = (self.base + self.excess).max(1.0 / x.rtt);
+        self.rate = (self.base + self.excess).max(cfg.rate_floor.unwrap_or(1.0 / x.rtt));
     }
 }
 
