@@ -268,6 +268,9 @@ pub struct ConsumerSpec {
     pub controller: ControllerSpec,
     #[serde(default)]
     pub engine: EngineSpec,
+    /// The clock the consumer's sending engine sleeps on.
+    #[serde(default)]
+    pub clock: ClockSpec,
     /// InterestLifetime in nanoseconds (NDN default 4 s).
     #[serde(default = "default_lifetime")]
     pub lifetime_ns: u64,
@@ -335,6 +338,43 @@ pub enum EngineSpec {
     /// A coarse clock: owed Interests leave at ticks every `tick_ns`; with `smoothing`, also
     /// right after every Data or Nack the consumer receives (seeds 000 and 002).
     Tick { tick_ns: u64, smoothing: bool },
+    /// The RFC 3448 send loop (seed 003), with or without bursts; `granularity_ns` is the t_g
+    /// of its δ rule (`None`: the consumer clock's granularity); `max_owed` caps the backlog.
+    Rfc3448 {
+        burst: bool,
+        #[serde(default)]
+        granularity_ns: Option<u64>,
+        #[serde(default)]
+        max_owed: Option<u32>,
+    },
+    /// The Rate Mismatch Controller (seed 003): gain `kr` (0 < kr < 2), period `period_ns`.
+    Rmc { kr: f64, period_ns: u64 },
+}
+
+/// The clock a consumer's sending loop sleeps on (`sending-engines.md`, "Clock models").
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[serde(deny_unknown_fields, tag = "type", rename_all = "snake_case")]
+pub enum ClockSpec {
+    /// Timers fire exactly when asked.
+    #[default]
+    Ideal,
+    /// Timers fire at the next multiple of `tg_ns`, never at once.
+    Granular { tg_ns: u64 },
+    /// Granular plus a waiting time per wake-up.
+    Os { tg_ns: u64, wait: WaitSpec },
+}
+
+/// The waiting-time distribution of an OS clock.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, tag = "type", rename_all = "snake_case")]
+pub enum WaitSpec {
+    Exponential {
+        mean_ns: u64,
+    },
+    /// Measured waiting times (e.g. from `ndncc clock-probe`), drawn uniformly.
+    Empirical {
+        samples_ns: Vec<u64>,
+    },
 }
 
 /// What the simulator records besides counters.
@@ -513,6 +553,25 @@ impl ScenarioSpec {
                     }
                     if matches!(c.engine, EngineSpec::Tick { tick_ns: 0, .. }) {
                         return err(format!("app {}: tick must be positive", a.name));
+                    }
+                    if let EngineSpec::Rmc { kr, period_ns } = c.engine {
+                        if !(kr > 0.0 && kr < 2.0 && period_ns > 0) {
+                            return err(format!(
+                                "app {}: RMC needs 0 < kr < 2 and a positive period",
+                                a.name
+                            ));
+                        }
+                    }
+                    let bad_clock = match &c.clock {
+                        ClockSpec::Ideal => false,
+                        ClockSpec::Granular { tg_ns } => *tg_ns == 0,
+                        ClockSpec::Os { tg_ns, wait } => {
+                            *tg_ns == 0
+                                || matches!(wait, WaitSpec::Empirical { samples_ns } if samples_ns.is_empty())
+                        }
+                    };
+                    if bad_clock {
+                        return err(format!("app {}: invalid clock", a.name));
                     }
                     if c.lifetime_ns == 0 {
                         return err(format!("app {}: lifetime must be positive", a.name));

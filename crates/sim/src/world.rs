@@ -1,13 +1,15 @@
 //! Building a network from a [`ScenarioSpec`] and running its event loop.
 
 use crate::output::{AppMeta, Column, FaceMeta, Meta, SimOutput, Table};
-use crate::spec::{AppKind, ControllerSpec, EngineSpec, QueueSpec, ScenarioSpec, SpecError};
+use crate::spec::{
+    AppKind, ClockSpec, ControllerSpec, EngineSpec, QueueSpec, ScenarioSpec, SpecError, WaitSpec,
+};
 use crate::summary::{jain, ConsumerSummary, DelayStats, FaceSummary, ProducerSummary, Summary};
 use ndncc_core::app::controller::{ConstantRate, FixedWindow};
 use ndncc_core::app::{App, Consumer, ConsumerConfig, Controller, Producer, ProducerConfig};
 use ndncc_core::face::{FaceCounters, FaceKind, QueueLimit};
 use ndncc_core::forwarder::{Forwarder, ForwarderConfig, NodeCounters, Strategy};
-use ndncc_core::pacing::{Engine, Ideal, Smoothing, Tick};
+use ndncc_core::pacing::{ClockModel, Engine, Ideal, Rfc3448, Rmc, Smoothing, Tick, WaitDist};
 use ndncc_core::rng::{name_key, RngStream, StreamKind};
 use ndncc_core::schemes::mircc::{MirccConfig, MirccConsumer, MirccRouter};
 use ndncc_core::schemes::sf::{SfConfig, SfConsumer, SfRouter};
@@ -89,6 +91,29 @@ fn queue_limit(q: QueueSpec) -> QueueLimit {
     match q {
         QueueSpec::Packets(n) => QueueLimit::Packets(n),
         QueueSpec::Bytes(b) => QueueLimit::Bytes(b),
+    }
+}
+
+/// The clock model of a consumer's sending loop.
+fn clock_model(c: &ClockSpec) -> ClockModel {
+    match c {
+        ClockSpec::Ideal => ClockModel::Ideal,
+        ClockSpec::Granular { tg_ns } => ClockModel::Granular {
+            tg: Duration(*tg_ns),
+        },
+        ClockSpec::Os { tg_ns, wait } => ClockModel::Os {
+            tg: Duration(*tg_ns),
+            wait: match wait {
+                WaitSpec::Exponential { mean_ns } => WaitDist::Exponential {
+                    mean: Duration(*mean_ns),
+                },
+                WaitSpec::Empirical { samples_ns } => {
+                    let mut samples_ns = samples_ns.clone();
+                    samples_ns.sort_unstable();
+                    WaitDist::Empirical { samples_ns }
+                }
+            },
+        },
     }
 }
 
@@ -189,6 +214,17 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
                     tick_ns,
                     smoothing: true,
                 } => Engine::Smoothing(Smoothing::new(Duration(tick_ns))),
+                EngineSpec::Rfc3448 {
+                    burst,
+                    granularity_ns,
+                    max_owed,
+                } => {
+                    let tg = granularity_ns.map_or(clock_model(&c.clock).granularity(), Duration);
+                    let mut e = Rfc3448::new(burst, tg);
+                    e.max_owed = max_owed;
+                    Engine::Rfc3448(e)
+                }
+                EngineSpec::Rmc { kr, period_ns } => Engine::Rmc(Rmc::new(kr, Duration(period_ns))),
             };
             let cfg = ConsumerConfig {
                 prefix: prefix_of(&c.prefix)?,
@@ -204,7 +240,9 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
             };
             let key = name_key(&[&a.name]);
             let rng = RngStream::new(spec.seed, spec.run, StreamKind::App, key);
-            App::Consumer(Box::new(Consumer::new(cfg, controller, engine, rng)))
+            let mut consumer = Consumer::new(cfg, controller, engine, rng);
+            consumer.clock = clock_model(&c.clock);
+            App::Consumer(Box::new(consumer))
         }
     })
 }

@@ -47,6 +47,7 @@ fn consumer(name: &str, node: usize, prefix: &str, rate: f64) -> AppSpec {
             prefix: prefix.into(),
             controller: ControllerSpec::ConstantRate { rate },
             engine: EngineSpec::Ideal,
+            clock: ClockSpec::Ideal,
             lifetime_ns: 4 * S,
             timeout_ns: None,
             retx_on_timeout: false,
@@ -320,4 +321,39 @@ fn adding_a_node_in_front_does_not_change_other_random_streams() {
     let after = go(&spec);
     assert_eq!(before.summary.link_losses, after.summary.link_losses);
     assert!(before.table("delays") == after.table("delays"));
+}
+
+#[test]
+fn send_loops_on_a_coarse_clock_rmc_holds_the_rate_rfc3448_without_bursts_does_not() {
+    // 20 000 Interests/s over 1 Gb/s links; the consumer's loop sleeps on a 1 ms clock with a
+    // 50 µs mean waiting time.
+    let clock = ClockSpec::Os {
+        tg_ns: MS,
+        wait: WaitSpec::Exponential { mean_ns: 50_000 },
+    };
+    let sent = |engine: EngineSpec| {
+        let mut spec = line([1_000_000_000; 3], MS, 20_000.0, S);
+        if let AppKind::Consumer(c) = &mut spec.apps[0].app {
+            c.engine = engine;
+            c.clock = clock.clone();
+        }
+        go(&spec).summary.apps[0].interests_sent as f64
+    };
+    let rmc = sent(EngineSpec::Rmc {
+        kr: 1.0,
+        period_ns: MS,
+    });
+    let no_burst = sent(EngineSpec::Rfc3448 {
+        burst: false,
+        granularity_ns: None,
+        max_owed: None,
+    });
+    let burst = sent(EngineSpec::Rfc3448 {
+        burst: true,
+        granularity_ns: None,
+        max_owed: None,
+    });
+    assert!((rmc - 20_000.0).abs() / 20_000.0 < 0.005, "rmc {rmc}");
+    assert!(no_burst < 0.1 * 20_000.0, "no burst {no_burst}");
+    assert!(burst > 0.9 * 20_000.0, "burst {burst}");
 }

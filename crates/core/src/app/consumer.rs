@@ -8,7 +8,7 @@
 use super::controller::{CongestionController, Controller, DataSignal, NackSignal, Target};
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::name::{Name, NameId};
-use crate::pacing::{Engine, SendingEngine};
+use crate::pacing::{ClockModel, Engine, SendingEngine};
 use crate::packet::{Data, Interest, Nack, Packet};
 use crate::rng::RngStream;
 use crate::time::{Duration, Instant, PacketRate};
@@ -80,6 +80,10 @@ pub struct Consumer {
     pub cfg: ConsumerConfig,
     pub controller: Controller,
     pub engine: Engine,
+    /// The clock the sending engine sleeps on.
+    pub clock: ClockModel,
+    /// The engine's pending wake-up: (requested instant, instant the clock fires it).
+    engine_timer: Option<(Instant, Instant)>,
     rng: RngStream,
     /// Started: receives and times out.
     active: bool,
@@ -107,6 +111,8 @@ impl Consumer {
             cfg,
             controller,
             engine,
+            clock: ClockModel::Ideal,
+            engine_timer: None,
             rng,
             active: false,
             sending: false,
@@ -137,6 +143,8 @@ impl Consumer {
             Target::Rate(r) => {
                 self.rate = Some(r);
                 self.engine.start(now, r);
+                // the loop starts awake: its first wake-up is the start itself
+                self.engine_timer = self.engine.poll_timeout().map(|t| (t, t.max(now)));
                 self.on_timeout(now, out);
             }
             Target::Window(_) => self.fill_window(now, out),
@@ -221,6 +229,7 @@ impl Consumer {
                 for _ in 0..self.engine.on_receive(now) {
                     self.send_one(now, out);
                 }
+                self.refresh_engine_timer(now);
             }
             Target::Window(_) => self.fill_window(now, out),
         }
@@ -308,7 +317,7 @@ impl Consumer {
         }
         let deadline = self.deadlines.peek().map(|Reverse((t, _))| *t);
         let engine = match self.controller.target() {
-            Target::Rate(_) if self.has_more() => self.engine.poll_timeout(),
+            Target::Rate(_) if self.has_more() => self.engine_timer.map(|(_, fire)| fire),
             _ => None,
         };
         match (deadline, engine) {
@@ -341,13 +350,29 @@ impl Consumer {
                     self.rate = Some(r);
                     self.engine.set_rate(now, r);
                 }
-                if self.engine.poll_timeout().is_some_and(|t| t <= now) {
+                if self.engine_timer.is_some_and(|(_, fire)| fire <= now) {
+                    self.engine_timer = None;
                     for _ in 0..self.engine.on_timeout(now) {
                         self.send_one(now, out);
                     }
                 }
+                self.refresh_engine_timer(now);
             }
             Target::Window(_) => self.fill_window(now, out),
+        }
+    }
+
+    /// Keeps the engine's wake-up current: when the engine asks for a new instant, the clock
+    /// model decides when the timer really fires (drawing from the consumer's stream only for
+    /// clocks with a random waiting time).
+    fn refresh_engine_timer(&mut self, now: Instant) {
+        let Some(requested) = self.engine.poll_timeout() else {
+            self.engine_timer = None;
+            return;
+        };
+        if self.engine_timer.map(|(r, _)| r) != Some(requested) {
+            let fire = self.clock.fire_time(now, requested, &mut self.rng);
+            self.engine_timer = Some((requested, fire));
         }
     }
 

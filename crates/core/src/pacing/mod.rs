@@ -5,12 +5,18 @@
 //! releases owed Interests at its send opportunities. When r changes, the next nominal time is
 //! recomputed from the last one. One file per engine.
 
+pub mod clock;
 pub mod ideal;
+pub mod rfc3448;
+pub mod rmc;
 pub mod smoothing;
 pub mod tick;
 
 use crate::time::{Instant, PacketRate};
+pub use clock::{ClockModel, WaitDist};
 pub use ideal::Ideal;
+pub use rfc3448::Rfc3448;
+pub use rmc::Rmc;
 pub use smoothing::Smoothing;
 pub use tick::Tick;
 
@@ -79,6 +85,8 @@ pub enum Engine {
     Ideal(Ideal),
     Tick(Tick),
     Smoothing(Smoothing),
+    Rfc3448(Rfc3448),
+    Rmc(Rmc),
 }
 
 impl Engine {
@@ -87,6 +95,8 @@ impl Engine {
             Engine::Ideal(e) => e,
             Engine::Tick(e) => e,
             Engine::Smoothing(e) => e,
+            Engine::Rfc3448(e) => e,
+            Engine::Rmc(e) => e,
         }
     }
     fn inner_mut(&mut self) -> &mut dyn SendingEngine {
@@ -94,6 +104,8 @@ impl Engine {
             Engine::Ideal(e) => e,
             Engine::Tick(e) => e,
             Engine::Smoothing(e) => e,
+            Engine::Rfc3448(e) => e,
+            Engine::Rmc(e) => e,
         }
     }
 }
