@@ -86,6 +86,113 @@ mod erased {
     }
 }
 
+/// Runs a UDP send loop on the OS clock (seed 003). `engine` is "rfc3448", "rfc3448-burst" or
+/// "rmc"; `rates` a list of (time s, bits/s) steps starting at 0. Returns a dict with
+/// `bin_bytes` (list), `packets`, `bytes`, `send_errors`, `wakeups`, `received_bytes`,
+/// `elapsed_s`, `interrupted`. Ctrl-C stops the loop (KeyboardInterrupt).
+#[pyfunction]
+#[pyo3(signature = (engine, rates, packet_size, duration_s, kr=1.0, period_s=0.001, granularity_s=0.001, bin_s=0.1, target=None))]
+#[allow(clippy::too_many_arguments)]
+fn sendloop<'py>(
+    py: Python<'py>,
+    engine: &str,
+    rates: Vec<(f64, f64)>,
+    packet_size: usize,
+    duration_s: f64,
+    kr: f64,
+    period_s: f64,
+    granularity_s: f64,
+    bin_s: f64,
+    target: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use ndncc_core::pacing::{Engine, Rfc3448, Rmc};
+    use ndncc_core::Duration;
+    use ndncc_rt::sendloop::{run as loop_run, RateStep, SendLoopConfig};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let engine = match engine {
+        "rfc3448" => Engine::Rfc3448(Rfc3448::new(false, Duration::from_secs_f64(granularity_s))),
+        "rfc3448-burst" => {
+            Engine::Rfc3448(Rfc3448::new(true, Duration::from_secs_f64(granularity_s)))
+        }
+        "rmc" => {
+            if !(kr > 0.0 && kr < 2.0) {
+                return Err(PyValueError::new_err("kr must be in (0, 2)"));
+            }
+            Engine::Rmc(Rmc::new(kr, Duration::from_secs_f64(period_s)))
+        }
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown engine '{other}' (rfc3448, rfc3448-burst, rmc)"
+            )))
+        }
+    };
+    if rates.is_empty() || rates[0].0 != 0.0 || rates.iter().any(|&(t, r)| t < 0.0 || r <= 0.0) {
+        return Err(PyValueError::new_err(
+            "rates must start at time 0 and be positive",
+        ));
+    }
+    let target = match target {
+        Some(t) => Some(
+            t.parse()
+                .map_err(|e| PyValueError::new_err(format!("target '{t}': {e}")))?,
+        ),
+        None => None,
+    };
+    let cfg = SendLoopConfig {
+        engine,
+        rates: rates
+            .iter()
+            .map(|&(t, bps)| RateStep {
+                at: Duration::from_secs_f64(t),
+                bps,
+            })
+            .collect(),
+        packet_size,
+        duration: Duration::from_secs_f64(duration_s),
+        target,
+        bin: Duration::from_secs_f64(bin_s),
+    };
+    let stop = AtomicBool::new(false);
+    let mut interrupted: Option<PyErr> = None;
+    let result = py.detach(|| {
+        std::thread::scope(|s| {
+            let h = s.spawn(|| loop_run(&cfg, &stop));
+            while !h.is_finished() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                Python::attach(|py| {
+                    if let Err(e) = py.check_signals() {
+                        interrupted = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                });
+            }
+            h.join().expect("send loop thread")
+        })
+    });
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
+    let r = result.map_err(|e| PyRuntimeError::new_err(format!("send loop: {e}")))?;
+    let d = PyDict::new(py);
+    d.set_item("bin_bytes", r.bin_bytes)?;
+    d.set_item("packets", r.packets)?;
+    d.set_item("bytes", r.bytes)?;
+    d.set_item("send_errors", r.send_errors)?;
+    d.set_item("wakeups", r.wakeups)?;
+    d.set_item("received_bytes", r.received_bytes)?;
+    d.set_item("elapsed_s", r.elapsed_s)?;
+    d.set_item("interrupted", r.interrupted)?;
+    Ok(d)
+}
+
+/// Sleeps `requested_s` `count` times on the OS clock; returns the overshoots in ns.
+#[pyfunction]
+fn sleep_overshoot(py: Python<'_>, requested_s: f64, count: usize) -> Vec<u64> {
+    let d = std::time::Duration::from_secs_f64(requested_s.max(0.0));
+    py.detach(|| ndncc_rt::probe::sleep_overshoot(d, count))
+}
+
 /// The ndncc version compiled into the native module.
 #[pyfunction]
 fn version() -> &'static str {
@@ -96,5 +203,7 @@ fn version() -> &'static str {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(sendloop, m)?)?;
+    m.add_function(wrap_pyfunction!(sleep_overshoot, m)?)?;
     Ok(())
 }
