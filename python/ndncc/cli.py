@@ -268,6 +268,142 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _sendloop_figure(run, path: Path, title: str) -> Path:
+    from matplotlib.figure import Figure
+
+    from .experiments.common import save_figure
+
+    fig = Figure(figsize=(8, 3.6))
+    ax = fig.add_subplot()
+    eff = run.effective_bps()
+    ts = [(i + 0.5) * run.bin_s for i in range(len(eff))]
+    ax.plot(ts, [x / 1e6 for x in eff], label="effective", lw=0.9)
+    ax.step(
+        ts,
+        [run.requested_bps(i * run.bin_s) / 1e6 for i in range(len(eff))],
+        where="mid",
+        color="black",
+        ls=":",
+        label="requested",
+    )
+    if run.load:
+        ax.axvspan(
+            run.load[0],
+            run.load[1],
+            color="tab:red",
+            alpha=0.1,
+            label=f"load: {run.load[2]} busy processes",
+        )
+    ax.set(xlabel="Time (s)", ylabel="Rate (Mbit/s)", title=title)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return save_figure(fig, path)
+
+
+def _parse_steps(text: str | None, bps: float) -> list[tuple[float, float]] | None:
+    """``--step 10s-20s:0.1``: the rate times 0.1 from 10 s to 20 s."""
+    if not text:
+        return None
+    from .units import UnitError, parse_time
+
+    try:
+        window, factor = text.split(":")
+        a, b = window.split("-")
+        t0, t1 = parse_time(a.strip()) / 1e9, parse_time(b.strip()) / 1e9
+        f = float(factor)
+    except (ValueError, UnitError) as e:
+        raise InputError(f"--step {text!r}: expected START-END:FACTOR, e.g. 10s-20s:0.1") from e
+    if t1 <= t0 or f <= 0:
+        raise InputError(f"--step {text!r}: END must follow START and FACTOR be positive")
+    return [(0.0, bps), (t0, bps * f), (t1, bps)]
+
+
+def cmd_sendloop(args: argparse.Namespace) -> int:
+    from . import realtime
+    from .units import UnitError, parse_rate, parse_time
+
+    try:
+        bps = parse_rate(args.rate)
+        duration = parse_time(args.duration) / 1e9
+        for flag in ("period", "granularity"):
+            parse_time(getattr(args, flag))
+    except UnitError as e:
+        raise InputError(f"{e.problem} ({e.fix})") from e
+    if not 0 < args.kr < 2:
+        raise InputError(
+            "--kr must be in (0, 2): the loop is unstable from 2 on (1 is recommended)"
+        )
+    if args.size < 1 or args.size > 65507:
+        raise InputError("--size must be between 1 and 65507 bytes (a UDP datagram)")
+    try:
+        load = realtime.LoadWindow.parse(args.load) if args.load else None
+    except ValueError as e:
+        raise InputError(str(e)) from e
+    steps = _parse_steps(args.step, bps)
+    console = _console()
+    if not args.quiet:
+        console.print(
+            f"sending {args.rate} of {args.size}-byte UDP datagrams for {args.duration} "
+            f"with {args.engine}" + (f" (load {args.load})" if load else ""),
+            markup=False,
+        )
+    run = realtime.sendloop(
+        args.engine,
+        bps,
+        size=args.size,
+        duration=duration,
+        kr=args.kr,
+        period=args.period,
+        granularity=args.granularity,
+        load=load,
+        steps=steps,
+        target=args.target,
+    )
+    out = Path(args.out) if args.out else Path("results") / "sendloop"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "sendloop.json").write_text(json.dumps(run.to_json(), indent=1) + "\n")
+    fig = _sendloop_figure(run, out / "sendloop.png", f"{args.engine}, {args.rate} requested")
+    err = run.relative_error(run.bin_s)
+    if not args.quiet:
+        console.print(f"effective rate error e = (r − E[r_e]) / r: {err * 100:.3f} %", markup=False)
+        if load:
+            e_load = run.relative_error(load.start_s, load.end_s)
+            console.print(f"during the load window: {e_load * 100:.3f} %")
+        console.print(
+            f"packets {run.packets:,}, send errors {run.send_errors:,}; "
+            f"written {out / 'sendloop.json'} and {fig}",
+            markup=False,
+        )
+    return EXIT_OK
+
+
+def cmd_clock_probe(args: argparse.Namespace) -> int:
+    from . import realtime
+    from .units import UnitError
+
+    if args.count < 10:
+        raise InputError("--count must be at least 10")
+    try:
+        data = realtime.clock_probe(
+            args.out, requested=args.requested, count=args.count, load_procs=args.load
+        )
+    except UnitError as e:
+        raise InputError(f"{e.problem} ({e.fix})") from e
+    console = _console()
+    for name, p in data["profiles"].items():
+        q = p["quantiles_ns"]
+        console.print(
+            f"{name}: sleep({args.requested}) overshoot p50 {q['p50'] / 1e3:.1f} µs, "
+            f"p99 {q['p99'] / 1e3:.1f} µs, max {q['max'] / 1e3:.1f} µs",
+            markup=False,
+        )
+    console.print(
+        f"profile written to {args.out} (use it as clock_profile in a scenario)", markup=False
+    )
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
@@ -355,6 +491,53 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--jobs", type=int, metavar="N", help="parallel runs (default: one per core)")
     rp.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     rp.set_defaults(func=cmd_reproduce)
+
+    sl = sub.add_parser(
+        "sendloop",
+        help="a UDP send loop on the real OS clock (seed 003)",
+        description="Send UDP datagrams at a rate, paced by a sending engine on the OS clock "
+        "(the simulator's engine code), and record the effective rate every 100 ms.",
+    )
+    sl.add_argument("--engine", choices=["rfc3448", "rfc3448-burst", "rmc"], default="rmc")
+    sl.add_argument("--rate", default="100Mbps", help="requested rate, e.g. 500Mbps")
+    sl.add_argument("--size", type=int, default=1500, help="datagram payload in bytes (1500)")
+    sl.add_argument("--duration", default="10s", help="how long to send, e.g. 60s")
+    sl.add_argument("--kr", type=float, default=1.0, help="RMC gain, 0 < kr < 2 (1)")
+    sl.add_argument("--period", default="1ms", help="RMC period Ts (1ms)")
+    sl.add_argument("--granularity", default="1ms", help="t_g of RFC 3448's δ rule (1ms)")
+    sl.add_argument(
+        "--load",
+        metavar="START-END:PROCS",
+        help="busy-wait processes for a window, e.g. 20s-40s:5 (stopped by ndncc)",
+    )
+    sl.add_argument(
+        "--step",
+        metavar="START-END:FACTOR",
+        help="multiply the rate by FACTOR during a window, e.g. 10s-20s:0.1",
+    )
+    sl.add_argument(
+        "--target", metavar="ADDR:PORT", help="send there instead of a receiver on 127.0.0.1"
+    )
+    sl.add_argument("--out", metavar="DIR", help="output directory (default results/sendloop)")
+    sl.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    sl.set_defaults(func=cmd_sendloop)
+
+    cp = sub.add_parser(
+        "clock-probe",
+        help="measure the OS clock's sleep overshoot (a clock model for the simulator)",
+        description="Sleep many times, idle and under busy-wait load, and save the measured "
+        "overshoots as a JSON clock profile (scenario key clock_profile).",
+    )
+    cp.add_argument("--out", default="clock-profile.json", help="profile file to write")
+    cp.add_argument("--requested", default="100us", help="sleep length to measure (100us)")
+    cp.add_argument("--count", type=int, default=2000, help="sleeps per state (2000)")
+    cp.add_argument(
+        "--load",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="busy-wait processes for the 'load' profile (0: idle only)",
+    )
+    cp.set_defaults(func=cmd_clock_probe)
 
     b = sub.add_parser(
         "bench",

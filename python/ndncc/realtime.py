@@ -1,0 +1,265 @@
+"""Real OS clock tools (seed 003): the UDP send loop, CPU load windows, and the clock probe.
+
+* :func:`sendloop` runs the native send loop (the same engine code as the simulator) and returns
+  its effective rate per bin.
+* :class:`LoadWindow` starts bounded busy-wait processes for a time window and always stops
+  them: each child asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG``), so
+  the load never outlives the command, even if the command is killed.
+* :func:`clock_probe` measures how late sleeps return, idle and under load, and writes the
+  empirical clock model the simulator's ``clock = "os"`` / ``clock_profile`` replays.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import platform
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .units import UnitError, parse_rate, parse_time
+
+PR_SET_PDEATHSIG = 1
+BUSY_LOOP = "while True:\n    pass\n"
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """preexec hook: the kernel sends SIGKILL to this child when its parent dies."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before prctl
+        os._exit(1)
+
+
+@dataclass
+class LoadWindow:
+    """`procs` busy-wait processes from `start_s` to `end_s` after :meth:`begin`."""
+
+    start_s: float
+    end_s: float
+    procs: int
+    _children: list[subprocess.Popen] = field(default_factory=list, repr=False)
+    _timers: list[threading.Timer] = field(default_factory=list, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def parse(cls, text: str) -> LoadWindow:
+        """``"20s-40s:5"``: five processes from 20 s to 40 s."""
+        m = re.fullmatch(r"\s*([^-:]+)-([^:]+):(\d+)\s*", text)
+        if not m:
+            raise ValueError(f"--load {text!r}: expected START-END:PROCS, e.g. 20s-40s:5")
+        try:
+            start = parse_time(m.group(1).strip()) / 1e9
+            end = parse_time(m.group(2).strip()) / 1e9
+        except UnitError as e:
+            raise ValueError(f"--load {text!r}: {e.problem} ({e.fix})") from e
+        procs = int(m.group(3))
+        if end <= start or procs < 1:
+            raise ValueError(f"--load {text!r}: END must follow START and PROCS be at least 1")
+        return cls(start, end, procs)
+
+    def begin(self) -> None:
+        """Schedules the window relative to now."""
+        for at, action in ((self.start_s, self._spawn), (self.end_s, self.stop)):
+            t = threading.Timer(at, action)
+            t.daemon = True
+            t.start()
+            self._timers.append(t)
+
+    def _spawn(self) -> None:
+        with self._lock:
+            for _ in range(self.procs):
+                self._children.append(
+                    subprocess.Popen(
+                        [sys.executable, "-c", BUSY_LOOP],
+                        preexec_fn=_die_with_parent,
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                )
+
+    def stop(self) -> None:
+        """Kills every load process (idempotent)."""
+        with self._lock:
+            for c in self._children:
+                if c.poll() is None:
+                    c.kill()
+            for c in self._children:
+                c.wait()
+            self._children.clear()
+
+    def close(self) -> None:
+        for t in self._timers:
+            t.cancel()
+        self.stop()
+
+    @property
+    def pids(self) -> list[int]:
+        with self._lock:
+            return [c.pid for c in self._children if c.poll() is None]
+
+
+@dataclass
+class SendLoopRun:
+    """One send-loop run: requested rates and the measured effective rate per bin."""
+
+    engine: str
+    packet_size: int
+    duration_s: float
+    bin_s: float
+    rates: list[tuple[float, float]]
+    bin_bytes: list[int]
+    packets: int
+    send_errors: int
+    received_bytes: int
+    elapsed_s: float
+    load: tuple[float, float, int] | None = None
+
+    def requested_bps(self, t: float) -> float:
+        """The requested rate at time t (bits/s)."""
+        r = self.rates[0][1]
+        for at, bps in self.rates:
+            if at <= t:
+                r = bps
+        return r
+
+    def effective_bps(self) -> list[float]:
+        """Bits/s sent in each bin."""
+        return [b * 8 / self.bin_s for b in self.bin_bytes]
+
+    def relative_error(self, t0: float = 0.0, t1: float | None = None) -> float:
+        """Seed 003's e = (r − E[r_e]) / r over the full bins within [t0, t1]."""
+        t1 = self.duration_s if t1 is None else t1
+        eff, req = [], []
+        for i, bps in enumerate(self.effective_bps()):
+            lo, hi = i * self.bin_s, (i + 1) * self.bin_s
+            if lo >= t0 - 1e-9 and hi <= t1 + 1e-9:
+                eff.append(bps)
+                req.append(self.requested_bps(lo))
+        if not eff:
+            return float("nan")
+        r = sum(req) / len(req)
+        return (r - sum(eff) / len(eff)) / r
+
+    def to_json(self) -> dict:
+        return {
+            "engine": self.engine,
+            "packet_size": self.packet_size,
+            "duration_s": self.duration_s,
+            "bin_s": self.bin_s,
+            "rates": self.rates,
+            "packets": self.packets,
+            "send_errors": self.send_errors,
+            "received_bytes": self.received_bytes,
+            "elapsed_s": self.elapsed_s,
+            "load": self.load,
+            "relative_error": self.relative_error(self.bin_s),
+            "effective_bps": self.effective_bps(),
+        }
+
+
+def sendloop(
+    engine: str,
+    rate: str | float,
+    *,
+    size: int = 1500,
+    duration: str | float = "60s",
+    kr: float = 1.0,
+    period: str = "1ms",
+    granularity: str = "1ms",
+    bin: str = "100ms",
+    load: LoadWindow | None = None,
+    steps: list[tuple[float, float]] | None = None,
+    target: str | None = None,
+) -> SendLoopRun:
+    """Runs the native send loop; `rate` like "500Mbps" (or bits/s), `duration` like "60s".
+    `steps` replaces the constant rate by a schedule of (time s, bits/s)."""
+    from . import _core
+
+    bps = parse_rate(rate) if isinstance(rate, str) else float(rate)
+    dur = parse_time(duration) / 1e9 if isinstance(duration, str) else float(duration)
+    rates = steps or [(0.0, float(bps))]
+    if load is not None:
+        load.begin()
+    try:
+        r = _core.sendloop(
+            engine,
+            rates,
+            size,
+            dur,
+            kr,
+            parse_time(period) / 1e9,
+            parse_time(granularity) / 1e9,
+            parse_time(bin) / 1e9,
+            target,
+        )
+    finally:
+        if load is not None:
+            load.close()
+    return SendLoopRun(
+        engine=engine,
+        packet_size=size,
+        duration_s=dur,
+        bin_s=parse_time(bin) / 1e9,
+        rates=rates,
+        bin_bytes=list(r["bin_bytes"]),
+        packets=r["packets"],
+        send_errors=r["send_errors"],
+        received_bytes=r["received_bytes"],
+        elapsed_s=r["elapsed_s"],
+        load=(load.start_s, load.end_s, load.procs) if load else None,
+    )
+
+
+def _quantiles(samples: list[int]) -> dict[str, float]:
+    s = sorted(samples)
+    pick = lambda q: s[min(len(s) - 1, int(q * len(s)))]  # noqa: E731
+    return {"p50": pick(0.5), "p90": pick(0.9), "p99": pick(0.99), "max": s[-1]}
+
+
+def clock_probe(
+    out: str | Path,
+    *,
+    requested: str = "100us",
+    count: int = 2000,
+    load_procs: int = 0,
+) -> dict:
+    """Measures sleep overshoot idle and (with `load_procs` > 0) under busy-wait load; writes
+    the JSON profile file (format in docs/engines.md) and returns it."""
+    from . import _core
+
+    req_s = parse_time(requested) / 1e9
+    profiles = {"idle": _core.sleep_overshoot(req_s, count)}
+    if load_procs > 0:
+        window = LoadWindow(0.0, 1e9, load_procs)
+        window._spawn()
+        try:
+            time.sleep(0.5)  # let the load settle
+            profiles["load"] = _core.sleep_overshoot(req_s, count)
+        finally:
+            window.stop()
+    data = {
+        "version": 1,
+        "host": platform.node(),
+        "kernel": platform.release(),
+        "cpus": os.cpu_count(),
+        "requested_ns": int(req_s * 1e9),
+        # Linux hrtimers have (near) nanosecond resolution: the model's t_g is 1 µs and the
+        # measured overshoots (timer slack, scheduling) are the waiting times t_w
+        "granularity_ns": 1000,
+        "profiles": {
+            name: {"samples_ns": samples, "quantiles_ns": _quantiles(samples)}
+            for name, samples in profiles.items()
+        },
+        "load_procs": load_procs,
+    }
+    Path(out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return data

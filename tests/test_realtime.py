@@ -1,0 +1,154 @@
+"""Real OS clock tools: the send loop command, load windows that never outlive the command,
+and the clock probe. Rates achieved are measured by the commands, never asserted here."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ndncc import realtime
+from ndncc.cli import main
+
+
+def children_of(pid: int) -> list[int]:
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == pid:
+            kids.append(int(entry.name))
+    return kids
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_load_processes_die_with_a_killed_command(tmp_path):
+    cmd = [
+        sys.executable,
+        "-m",
+        "ndncc.cli",
+        "sendloop",
+        "--rate",
+        "1Mbps",
+        "--duration",
+        "30s",
+        "--load",
+        "0s-30s:2",
+        "--out",
+        str(tmp_path),
+        "-q",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    kids: list[int] = []
+    deadline = time.monotonic() + 20
+    while len(kids) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        kids = children_of(proc.pid)
+    assert len(kids) == 2, "the load processes did not start"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(k) for k in kids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(k) for k in kids), "a load process outlived the command"
+
+
+def test_load_window_starts_and_stops_itself():
+    w = realtime.LoadWindow(0.0, 0.5, 1)
+    w.begin()
+    deadline = time.monotonic() + 10
+    while not w.pids and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pids = w.pids
+    assert len(pids) == 1
+    deadline = time.monotonic() + 10
+    while w.pids and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not w.pids
+    w.close()
+    assert not alive(pids[0])
+
+
+@pytest.mark.parametrize("text", ["20s-10s:2", "1s-2s:0", "nonsense", "1x-2s:1"])
+def test_bad_load_windows_are_rejected(text):
+    with pytest.raises(ValueError):
+        realtime.LoadWindow.parse(text)
+
+
+def test_sendloop_command_writes_the_rate_series(tmp_path, capsys):
+    assert (
+        main(
+            [
+                "sendloop",
+                "--engine",
+                "rmc",
+                "--rate",
+                "8Mbps",
+                "--size",
+                "1000",
+                "--duration",
+                "1s",
+                "--out",
+                str(tmp_path),
+                "-q",
+            ]
+        )
+        == 0
+    )
+    data = json.loads((tmp_path / "sendloop.json").read_text())
+    assert len(data["effective_bps"]) == 10
+    assert data["packets"] > 0 and (tmp_path / "sendloop.png").is_file()
+    # the engine never sends more than owed: 1000 packets/s for 1 s, plus the first
+    assert data["packets"] <= 1001
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--kr", "2.5"],
+        ["--rate=-5Mbps"],
+        ["--size", "0"],
+        ["--load", "5s-1s:2"],
+        ["--step", "garbage"],
+        ["--duration", "10"],
+    ],
+)
+def test_sendloop_bad_flags_exit_3(argv, tmp_path, capsys):
+    assert main(["sendloop", "--out", str(tmp_path), "-q", *argv]) == 3
+    assert capsys.readouterr().err.strip()
+
+
+def test_clock_probe_writes_a_profile_the_scenarios_accept(tmp_path):
+    out = tmp_path / "p.json"
+    assert main(["clock-probe", "--out", str(out), "--count", "50", "--load", "1"]) == 0
+    data = json.loads(out.read_text())
+    assert set(data["profiles"]) == {"idle", "load"}
+    assert len(data["profiles"]["idle"]["samples_ns"]) == 50
+    assert data["granularity_ns"] > 0
+
+
+def test_relative_error_uses_full_bins_only():
+    run = realtime.SendLoopRun(
+        "rmc", 1000, 1.0, 0.25, [(0.0, 8000.0)], [250, 250, 250, 200], 4, 0, 0, 1.0
+    )
+    assert run.relative_error(0.0, 0.75) == pytest.approx(0.0)
+    assert run.relative_error() == pytest.approx(0.05)
+    assert os.cpu_count()
