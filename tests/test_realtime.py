@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from ndncc import realtime
 from ndncc.cli import main
 

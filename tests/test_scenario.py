@@ -166,6 +166,7 @@ def test_resolved_apps(dumbbell):
             "prefix": "/p2",
             "controller": {"type": "fixed_window", "window": 20},
             "engine": {"type": "ideal"},
+            "clock": {"type": "ideal"},
             "lifetime_ns": 4_000_000_000,
             "timeout_ns": None,
             "retx_on_timeout": True,
@@ -565,6 +566,7 @@ def test_resolve_sf_aimd_consumer_with_tick_smoothing():
                 "nack_suppression": False,
             },
             "engine": {"type": "tick", "tick_ns": 50_000_000, "smoothing": True},
+            "clock": {"type": "ideal"},
             "lifetime_ns": 4_000_000_000,
             "timeout_ns": None,
             "retx_on_timeout": False,
@@ -759,6 +761,7 @@ def test_resolve_mircc_nodes_from_defaults():
 def test_resolve_mircc_consumers():
     apps = Scenario.from_toml_str(MIRCC_DUMBBELL).resolve()["apps"]
     common = {
+        "clock": {"type": "ideal"},
         "lifetime_ns": 4_000_000_000,
         "timeout_ns": None,
         "retx_on_timeout": False,
@@ -912,4 +915,237 @@ def test_the_documented_mircc_example_is_valid():
         c["engine"] == {"type": "tick", "tick_ns": 250_000_000, "smoothing": False}
         for c in consumers
     )
+    assert s.warnings == []
+
+
+# ---- seed 003: RFC 3448 / RMC engines and the consumer's clock
+
+SEED_003 = """
+[scenario]
+name = "seed003"
+duration = "5s"
+
+[defaults.link]
+bandwidth = "10Mbps"
+delay = "10ms"
+
+[[links]]
+between = ["C", "R"]
+
+[[links]]
+between = ["R", "P"]
+
+[[apps]]
+name = "p"
+node = "P"
+kind = "producer"
+prefix = "/p"
+payload = "1250B"
+
+[[apps]]
+name = "c"
+node = "C"
+kind = "consumer"
+prefix = "/p"
+rate = 800
+engine = "rmc"
+clock = "os"
+clock_wait_mean = "50us"
+"""
+
+CONSUMER_DEFAULTS = {
+    "lifetime_ns": 4_000_000_000,
+    "timeout_ns": None,
+    "retx_on_timeout": False,
+    "retx_on_nack": False,
+    "max_transmissions": 2**32 - 1,
+    "start_seq": 0,
+    "max_seq": None,
+}
+
+PROFILE = {
+    "version": 1,
+    "host": "lab-pc",  # other keys are ignored
+    "granularity_ns": 4_000_000,
+    "profiles": {
+        "idle": {"samples_ns": [52_000, 3_000, 17_000], "mean_ns": 24_000},
+        "load": {"samples_ns": [900_000, 120_000]},
+    },
+}
+
+
+def seed_003(**consumer_keys) -> Scenario:
+    """SEED_003 with the consumer's engine and clock keys replaced by `consumer_keys`."""
+    s = Scenario.from_toml_str(SEED_003)
+    data = s.data
+    app = data["apps"][1]
+    for key in ("engine", "clock", "clock_wait_mean"):
+        del app[key]
+    app.update(consumer_keys)
+    return Scenario.from_dict(data, base_dir=s.base_dir)
+
+
+def engine_and_clock(s: Scenario) -> tuple[dict, dict]:
+    app = s.resolve()["apps"][1]["app"]
+    return app["engine"], app["clock"]
+
+
+def test_resolve_rmc_consumer_on_an_os_clock():
+    app = Scenario.from_toml_str(SEED_003).resolve()["apps"][1]
+    assert app == {
+        "name": "c",
+        "node": 0,
+        "start_ns": 0,
+        "stop_ns": None,
+        "app": {
+            "kind": "consumer",
+            "prefix": "/p",
+            "controller": {"type": "constant_rate", "rate": 800.0},
+            "engine": {"type": "rmc", "kr": 1.0, "period_ns": 1_000_000},
+            "clock": {
+                "type": "os",
+                "tg_ns": 1_000_000,
+                "wait": {"type": "exponential", "mean_ns": 50_000},
+            },
+            **CONSUMER_DEFAULTS,
+        },
+    }
+    json.dumps(app)
+
+
+def test_resolve_rfc3448_engines():
+    assert engine_and_clock(seed_003(engine="rfc3448")) == (
+        {"type": "rfc3448", "burst": False, "granularity_ns": None, "max_owed": None},
+        {"type": "ideal"},
+    )
+    s = seed_003(engine="rfc3448-burst", granularity="4ms", max_owed=10)
+    assert engine_and_clock(s)[0] == {
+        "type": "rfc3448",
+        "burst": True,
+        "granularity_ns": 4_000_000,
+        "max_owed": 10,
+    }
+    s = seed_003(engine="rfc3448-burst", clock="granular")
+    assert engine_and_clock(s) == (
+        {"type": "rfc3448", "burst": True, "granularity_ns": None, "max_owed": None},
+        {"type": "granular", "tg_ns": 1_000_000},
+    )
+
+
+def test_resolve_rmc_engine_default_and_explicit():
+    assert engine_and_clock(seed_003(engine="rmc"))[0] == {
+        "type": "rmc",
+        "kr": 1.0,
+        "period_ns": 1_000_000,
+    }
+    assert engine_and_clock(seed_003(engine="rmc", kr=0.5, period="250us"))[0] == {
+        "type": "rmc",
+        "kr": 0.5,
+        "period_ns": 250_000,
+    }
+    assert engine_and_clock(seed_003(engine="rmc", kr=1.9))[0]["kr"] == 1.9
+
+
+def test_resolve_ideal_and_granular_clocks():
+    assert engine_and_clock(seed_003()) == ({"type": "ideal"}, {"type": "ideal"})
+    assert engine_and_clock(seed_003(clock="ideal"))[1] == {"type": "ideal"}
+    assert engine_and_clock(seed_003(clock="granular"))[1] == {
+        "type": "granular",
+        "tg_ns": 1_000_000,
+    }
+    s = seed_003(engine="tick", tick="10ms", clock="granular", clock_granularity="4ms")
+    assert engine_and_clock(s) == (
+        {"type": "tick", "tick_ns": 10_000_000, "smoothing": False},
+        {"type": "granular", "tg_ns": 4_000_000},
+    )
+
+
+def test_resolve_os_clock_with_a_mean_waiting_time():
+    s = seed_003(clock="os", clock_wait_mean="50us", clock_granularity="10ms")
+    assert engine_and_clock(s)[1] == {
+        "type": "os",
+        "tg_ns": 10_000_000,
+        "wait": {"type": "exponential", "mean_ns": 50_000},
+    }
+
+
+def test_resolve_os_clock_with_a_profile(tmp_path):
+    (tmp_path / "probe").mkdir()
+    (tmp_path / "probe" / "clock.json").write_text(json.dumps(PROFILE))
+    keys = {"engine": "rfc3448", "clock": "os", "clock_profile": "probe/clock.json"}
+    s = Scenario.from_dict(seed_003(**keys).data, base_dir=tmp_path)
+    # t_g: the file's granularity_ns; the samples sorted (the simulator sorts them too)
+    assert engine_and_clock(s) == (
+        {"type": "rfc3448", "burst": False, "granularity_ns": None, "max_owed": None},
+        {
+            "type": "os",
+            "tg_ns": 4_000_000,
+            "wait": {"type": "empirical", "samples_ns": [3_000, 17_000, 52_000]},
+        },
+    )
+    keys |= {"clock_profile_state": "load", "clock_granularity": "1ms"}
+    s = Scenario.from_dict(seed_003(**keys).data, base_dir=tmp_path)
+    assert engine_and_clock(s)[1] == {
+        "type": "os",
+        "tg_ns": 1_000_000,
+        "wait": {"type": "empirical", "samples_ns": [120_000, 900_000]},
+    }
+
+
+def test_clock_profile_is_relative_to_the_scenario_file(tmp_path):
+    (tmp_path / "exp").mkdir()
+    (tmp_path / "exp" / "clock.json").write_text(json.dumps(PROFILE))
+    text = SEED_003.replace('clock_wait_mean = "50us"', 'clock_profile = "clock.json"')
+    path = tmp_path / "exp" / "seed003.toml"
+    path.write_text(text)
+    s = Scenario.load(path)
+    assert s.resolve()["apps"][1]["app"]["clock"]["tg_ns"] == 4_000_000
+    # the profile is part of the spec: a new measurement changes the hash
+    h = s.hash()
+    assert Scenario.load(path).hash() == h
+    (tmp_path / "exp" / "clock.json").write_text(json.dumps(PROFILE | {"granularity_ns": 1}))
+    assert Scenario.load(path).hash() != h
+
+
+def test_seed_003_builder_equals_toml_and_round_trips():
+    toml = Scenario.from_toml_str(SEED_003)
+    s = Scenario(name="seed003", duration="5s").defaults(bandwidth="10Mbps", delay="10ms")
+    s.link("C", "R").link("R", "P")
+    s.producer("P", "/p", payload="1250B", name="p")
+    s.consumer("C", "/p", rate=800, name="c", engine="rmc", clock="os", clock_wait_mean="50us")
+    assert s.resolve() == toml.resolve()
+    changed = toml.with_overrides(overrides={"apps[c].kr": 0.5, "apps[c].clock": "granular"})
+    changed = changed.with_overrides(overrides={"apps[c].clock_wait_mean": None})
+    again = Scenario.from_toml_str(changed.to_toml())
+    assert again.resolve() == changed.resolve()
+    assert engine_and_clock(again) == (
+        {"type": "rmc", "kr": 0.5, "period_ns": 1_000_000},
+        {"type": "granular", "tg_ns": 1_000_000},
+    )
+    assert changed.hash() != toml.hash()
+
+
+def test_the_documented_seed_003_examples_are_valid(tmp_path):
+    doc = (Path(__file__).parent.parent / "docs" / "scenario.md").read_text(encoding="utf-8")
+    section = doc.split("### Example: RMC on an OS clock", 1)[1]
+    example = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    s = Scenario.from_toml_str(example, source="docs/scenario.md")
+    consumers = [a["app"] for a in s.resolve()["apps"] if a["app"]["kind"] == "consumer"]
+    assert [(c["engine"], c["clock"]) for c in consumers] == [
+        (
+            {"type": "rmc", "kr": 1.0, "period_ns": 1_000_000},
+            {"type": "os", "tg_ns": 1_000_000, "wait": {"type": "exponential", "mean_ns": 50_000}},
+        )
+    ]
+    assert s.warnings == []
+    section = doc.split("### Example: a measured clock profile", 1)[1]
+    profile, example = (
+        section.split(f"```{kind}\n", 1)[1].split("```", 1)[0] for kind in ("json", "toml")
+    )
+    (tmp_path / "clock.json").write_text(profile)
+    s = Scenario.from_toml_str(example, source="docs/scenario.md", base_dir=tmp_path)
+    consumers = [a["app"] for a in s.resolve()["apps"] if a["app"]["kind"] == "consumer"]
+    assert [c["engine"]["type"] for c in consumers] == ["rfc3448"]
+    assert consumers[0]["clock"]["type"] == "os"
+    assert consumers[0]["clock"]["wait"]["type"] == "empirical"
     assert s.warnings == []

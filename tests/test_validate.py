@@ -1,10 +1,11 @@
 """One test per user mistake: each must be reported with its key, a clear problem and a fix."""
 
 import copy
+import json
 from pathlib import Path
 
 import pytest
-from ndncc.scenario import Problem, Scenario, ScenarioError
+from ndncc.scenario import Problem, Scenario, ScenarioError, read_clock_profile
 
 DATA = Path(__file__).parent / "data"
 
@@ -545,6 +546,300 @@ def test_smoothing_false_with_tick_smoothing():
         'engine = "tick+smoothing" means smoothing = true',
         'set engine = "tick"',
     )
+
+
+def test_unknown_engine_did_you_mean_seed_003():
+    expect(consumer(engine="rfc3449"), "apps[1].engine", "unknown engine 'rfc3449'", '"rfc3448"?')
+    expect(consumer(engine="rfc-burst"), "apps[1].engine", "", 'did you mean "rfc3448-burst"?')
+    p = expect(consumer(engine="RMC"), "apps[1].engine", "unknown engine 'RMC'", '"rmc"?')
+    assert '"rfc3448", "rfc3448-burst", "rmc"' in p.problem
+
+
+def test_rmc_kr_out_of_range():
+    for kr in (2, 2.5, 0, -1):
+        p = expect(consumer(engine="rmc", kr=kr), "apps[1].kr", f"kr must be in (0, 2), got {kr}")
+        assert "unstable for kr >= 2" in p.fix
+        assert "kr = 1 (seed 003's recommended value)" in p.fix
+
+
+def test_rmc_kr_not_a_number():
+    expect(consumer(engine="rmc", kr="1"), "apps[1].kr", "expected a number", "1 without quotes")
+
+
+def test_rmc_period_not_positive_or_without_unit():
+    expect(consumer(engine="rmc", period="0ms"), "apps[1].period", "must be positive", "'1ms'")
+    expect(consumer(engine="rmc", period=1), "apps[1].period", "has no unit", "'1ms'")
+
+
+def test_period_with_rfc3448():
+    p = expect(
+        consumer(engine="rfc3448", period="1ms"),
+        "apps[1].period",
+        '\'period\' applies to engine = "rmc", this consumer uses "rfc3448"',
+    )
+    assert p.fix == 'remove period, or set engine = "rmc"'
+
+
+def test_kr_with_ideal_engine():
+    expect(consumer(kr=1), "apps[1].kr", 'applies to engine = "rmc", this consumer uses "ideal"')
+
+
+def test_granularity_with_rmc():
+    p = expect(
+        consumer(engine="rmc", granularity="1ms"),
+        "apps[1].granularity",
+        'applies to engine = "rfc3448" or "rfc3448-burst", this consumer uses "rmc"',
+    )
+    assert p.fix == 'remove granularity, or set engine = "rfc3448"'
+
+
+def test_max_owed_with_tick_engine():
+    expect(
+        consumer(engine="tick", tick="1ms", max_owed=10),
+        "apps[1].max_owed",
+        'applies to engine = "rfc3448" or "rfc3448-burst", this consumer uses "tick"',
+        'remove max_owed, or set engine = "rfc3448"',
+    )
+
+
+def test_rfc3448_max_owed_not_positive():
+    expect(consumer(engine="rfc3448", max_owed=0), "apps[1].max_owed", "must be at least 1")
+    expect(consumer(engine="rfc3448", max_owed=2.0), "apps[1].max_owed", "", "write 2")
+
+
+def test_rfc3448_granularity_not_positive_or_without_unit():
+    data = consumer(engine="rfc3448-burst", granularity="0ns")
+    expect(data, "apps[1].granularity", "must be positive", "'1ms'")
+    data = consumer(engine="rfc3448", granularity=4)
+    expect(data, "apps[1].granularity", "has no unit", "'4ms'")
+
+
+def test_seed_003_key_names_from_the_paper():
+    expect(consumer(engine="rmc", Ts="1ms"), "apps[1].Ts", "unknown key 'Ts'", "'period'")
+    expect(consumer(engine="rmc", k_r=1), "apps[1].k_r", "unknown key", "'kr'")
+    expect(consumer(clock="granular", t_g="4ms"), "apps[1].t_g", "", "'clock_granularity'")
+
+
+# ---- the consumer's clock (seed 003)
+
+
+def test_unknown_clock_did_you_mean():
+    p = expect(consumer(clock="granluar"), "apps[1].clock", "unknown clock 'granluar'")
+    assert p.problem.endswith('(known: "ideal", "granular", "os")')
+    assert p.fix == 'did you mean "granular"?'
+    expect(consumer(clock="OS"), "apps[1].clock", "unknown clock 'OS'", 'did you mean "os"?')
+
+
+def test_clock_written_as_a_time():
+    expect(
+        consumer(clock="1ms"),
+        "apps[1].clock",
+        "unknown clock '1ms'",
+        'write clock = "granular" and clock_granularity = "1ms"',
+    )
+
+
+def test_clock_granularity_with_ideal_clock():
+    p = expect(
+        consumer(clock_granularity="1ms"),
+        "apps[1].clock_granularity",
+        '\'clock_granularity\' applies to clock = "granular" or "os", this consumer uses "ideal"',
+    )
+    assert p.fix == 'remove clock_granularity, or set clock = "granular"'
+
+
+def test_clock_wait_mean_with_granular_clock():
+    p = expect(
+        consumer(clock="granular", clock_wait_mean="50us"),
+        "apps[1].clock_wait_mean",
+        'applies to clock = "os", this consumer uses "granular"',
+    )
+    assert p.fix == 'remove clock_wait_mean, or set clock = "os"'
+
+
+def test_clock_profile_with_ideal_clock():
+    expect(
+        consumer(clock_profile="clock.json"),
+        "apps[1].clock_profile",
+        'applies to clock = "os", this consumer uses "ideal"',
+    )
+
+
+def test_every_foreign_clock_key_is_reported():
+    found = problems(consumer(clock_granularity="1ms", clock_wait_mean="1us", kr=1))
+    assert [p.key for p in found] == [
+        "apps[1].kr",
+        "apps[1].clock_granularity",
+        "apps[1].clock_wait_mean",
+    ]
+
+
+def test_clock_key_on_a_producer():
+    expect(edit("apps[0].clock", "os"), "apps[0].clock", "'clock' is a consumer key")
+
+
+def test_os_clock_without_wait():
+    expect(
+        consumer(clock="os"),
+        "apps[1].clock",
+        'clock = "os" needs the distribution of its waiting times',
+        'add clock_wait_mean = "50us" (exponential), or clock_profile = "clock.json"',
+    )
+
+
+def test_os_clock_with_both_wait_keys():
+    expect(
+        consumer(clock="os", clock_wait_mean="50us", clock_profile="clock.json"),
+        "apps[1].clock_profile",
+        "clock_wait_mean and clock_profile are both given",
+        "not both",
+    )
+
+
+def test_clock_profile_state_without_profile():
+    expect(
+        consumer(clock="os", clock_wait_mean="50us", clock_profile_state="load"),
+        "apps[1].clock_profile_state",
+        "clock_profile, which is not given",
+        "use clock_profile instead of clock_wait_mean",
+    )
+
+
+def test_clock_wait_mean_not_positive_or_without_unit():
+    data = consumer(clock="os", clock_wait_mean="0us")
+    expect(data, "apps[1].clock_wait_mean", "must be positive", "'50us'")
+    data = consumer(clock="os", clock_wait_mean=50)
+    expect(data, "apps[1].clock_wait_mean", "has no unit", "'50us'")
+
+
+def test_clock_granularity_not_positive():
+    data = consumer(clock="granular", clock_granularity="0ms")
+    expect(data, "apps[1].clock_granularity", "must be positive", "'1ms'")
+
+
+def write_profile(tmp_path: Path, content, name: str = "clock.json") -> Path:
+    """A clock-probe file in tmp_path: `content` as JSON (a str is written as is)."""
+    path = tmp_path / name
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
+PROFILE = {
+    "version": 1,
+    "granularity_ns": 1_000_000,
+    "profiles": {"idle": {"samples_ns": [20_000, 55_000], "mean_ns": 37_500}},
+}
+
+
+def profile_consumer(**keys) -> dict:
+    return consumer(clock="os", clock_profile="clock.json", **keys)
+
+
+def test_unknown_clock_profile_state(tmp_path):
+    write_profile(tmp_path, PROFILE)
+    expect(
+        profile_consumer(clock_profile_state="busy"),
+        "apps[1].clock_profile_state",
+        "unknown clock profile state 'busy'",
+        'use one of "idle", "load"',
+        base_dir=tmp_path,
+    )
+
+
+def test_clock_profile_missing_file(tmp_path):
+    expect(
+        profile_consumer(),
+        "apps[1].clock_profile",
+        f"clock profile '{tmp_path / 'clock.json'}' not found",
+        "it is relative to the scenario file",
+        base_dir=tmp_path,
+    )
+
+
+def test_clock_profile_bad_json(tmp_path):
+    path = write_profile(tmp_path, '{"version": 1,\n"granularity_ns": 1000000\n"profiles": {}}')
+    p = expect(
+        profile_consumer(), "line 3", "invalid JSON: Expecting ',' delimiter", base_dir=tmp_path
+    )
+    assert p.file == str(path)
+    assert "ndncc clock-probe" in p.fix
+
+
+def test_clock_profile_not_an_object(tmp_path):
+    write_profile(tmp_path, [1, 2])
+    expect(profile_consumer(), "", "expected a JSON object, got an array", base_dir=tmp_path)
+
+
+def test_clock_profile_missing_state(tmp_path):
+    path = write_profile(tmp_path, PROFILE)
+    p = expect(
+        profile_consumer(clock_profile_state="load"),
+        "profiles.load",
+        "no 'load' profile in the file (it has: idle)",
+        'set clock_profile_state = "idle" in the scenario',
+        base_dir=tmp_path,
+    )
+    assert p.file == str(path)
+
+
+def test_clock_profile_empty_samples(tmp_path):
+    write_profile(tmp_path, PROFILE | {"profiles": {"idle": {"samples_ns": []}}})
+    expect(profile_consumer(), "profiles.idle.samples_ns", "no samples", base_dir=tmp_path)
+
+
+def test_clock_profile_negative_sample(tmp_path):
+    write_profile(tmp_path, PROFILE | {"profiles": {"idle": {"samples_ns": [10, -5, -6]}}})
+    expect(
+        profile_consumer(),
+        "profiles.idle.samples_ns[1]",
+        "a waiting time must be a whole number of ns >= 0, got the number -5",
+        base_dir=tmp_path,
+    )
+
+
+def test_clock_profile_samples_missing_or_not_an_array(tmp_path):
+    write_profile(tmp_path, PROFILE | {"profiles": {"idle": {"mean_ns": 10}}})
+    expect(profile_consumer(), "profiles.idle.samples_ns", "missing samples_ns", base_dir=tmp_path)
+    write_profile(tmp_path, PROFILE | {"profiles": {"idle": {"samples_ns": 10}}})
+    expect(profile_consumer(), "profiles.idle.samples_ns", "expected an array", base_dir=tmp_path)
+
+
+def test_clock_profile_every_mistake_in_the_file_is_collected(tmp_path):
+    write_profile(tmp_path, {"version": 2, "profiles": {"idle": {"samples_ns": []}}})
+    found = problems(profile_consumer(), base_dir=tmp_path)
+    assert [(p.key, p.problem) for p in found] == [
+        ("version", "unsupported version 2"),
+        ("granularity_ns", "missing granularity_ns"),
+        ("profiles.idle.samples_ns", "no samples: the profile has no waiting times"),
+    ]
+    write_profile(tmp_path, PROFILE | {"granularity_ns": 0})
+    expect(
+        profile_consumer(), "granularity_ns", "must be a whole number of ns > 0", base_dir=tmp_path
+    )
+
+
+def test_clock_profile_mistake_is_reported_once_for_two_consumers(tmp_path):
+    write_profile(tmp_path, PROFILE | {"profiles": {}})
+    data = profile_consumer()
+    data["apps"].append(copy.deepcopy(data["apps"][1]) | {"name": "c2"})
+    found = problems(data, base_dir=tmp_path)
+    assert [(p.key, p.problem) for p in found] == [
+        ("profiles.idle", "no 'idle' profile in the file (it has none)")
+    ]
+
+
+def test_read_clock_profile(tmp_path):
+    path = write_profile(tmp_path, PROFILE)
+    assert read_clock_profile(path) == (1_000_000, [20_000, 55_000])
+    with pytest.raises(ScenarioError) as info:
+        read_clock_profile(tmp_path / "none.json", "idle")
+    (p,) = info.value.problems
+    assert (p.file, p.key, p.problem) == (
+        str(tmp_path / "none.json"),
+        "",
+        "clock profile file not found",
+    )
+    assert "ndncc clock-probe" in p.fix
 
 
 def test_sf_aimd_needs_rate():

@@ -27,7 +27,7 @@ from typing import Any
 from .importers import TopologyError, infer_format, read_topology
 from .units import UnitError, format_time, parse_queue, parse_rate, parse_size, parse_time
 
-__all__ = ["Problem", "Scenario", "ScenarioError"]
+__all__ = ["Problem", "Scenario", "ScenarioError", "read_clock_profile"]
 
 U32 = 2**32 - 1
 U64 = 2**64 - 1
@@ -54,7 +54,17 @@ CONTROLLERS = {
     "sf-aimd": "sf_aimd",
     "mircc": "mircc",
 }
-ENGINES = {"ideal": "ideal", "tick": "tick", "tick+smoothing": "tick"}
+ENGINES = {
+    "ideal": "ideal",
+    "tick": "tick",
+    "tick+smoothing": "tick",
+    "rfc3448": "rfc3448",
+    "rfc3448-burst": "rfc3448",
+    "rmc": "rmc",
+}
+# The clock a consumer's sending loop sleeps on (seed 003): consumer key `clock`.
+CLOCKS = ("ideal", "granular", "os")
+CLOCK_PROFILE_STATES = ("idle", "load")  # the profiles `ndncc clock-probe` measures
 RETRANSMIT = {
     "none": (False, False),
     "timeout": (True, False),
@@ -76,7 +86,9 @@ _PRODUCER_KEYS = ("payload", "freshness", "content_segments", "processing_delay"
 _CONSUMER_KEYS = (
     "controller", "rate", "window", "max_rate", "nack_suppression", "min_rate", "multipath",
     "engine",
-    "tick", "smoothing", "lifetime", "timeout", "retransmit", "max_transmissions", "start_seq",
+    "tick", "smoothing", "granularity", "max_owed", "kr", "period",
+    "clock", "clock_granularity", "clock_wait_mean", "clock_profile", "clock_profile_state",
+    "lifetime", "timeout", "retransmit", "max_transmissions", "start_seq",
     "max_seq",
 )  # fmt: skip
 # Consumer keys that belong to some controllers / engines only: key -> the ones it applies to.
@@ -88,7 +100,23 @@ _CONTROLLER_KEYS = {
     "min_rate": ("mircc",),
     "multipath": ("mircc",),
 }
-_ENGINE_KEYS = {"tick": ("tick", "tick+smoothing"), "smoothing": ("tick", "tick+smoothing")}
+_ENGINE_KEYS = {
+    "tick": ("tick", "tick+smoothing"),
+    "smoothing": ("tick", "tick+smoothing"),
+    "granularity": ("rfc3448", "rfc3448-burst"),  # t_g of the RFC 3448 delta rule
+    "max_owed": ("rfc3448", "rfc3448-burst"),
+    "kr": ("rmc",),  # the RMC gain
+    "period": ("rmc",),  # Ts, the RMC loop period
+}
+# Consumer keys that belong to some clocks only, like _ENGINE_KEYS.
+_CLOCK_KEYS = {
+    "clock_granularity": ("granular", "os"),
+    "clock_wait_mean": ("os",),
+    "clock_profile": ("os",),
+    "clock_profile_state": ("os",),
+}
+DEFAULT_CLOCK_GRANULARITY_NS = 1_000_000  # 1 ms: seed 003's Linux, HZ = 1000
+DEFAULT_RMC_PERIOD_NS = 1_000_000  # Ts = 1 ms
 # Stateful Forwarding (router part): TOML key -> (resolved key, default in resolved form).
 _SF_DEFAULTS = {
     "depth": ("depth", 50.0),  # D, the maximum bucket depth, in packets
@@ -145,6 +173,12 @@ _KEY_HINTS = {
     "rate_interval": "interval", "gamma": "ewma", "weight": "ewma", "ewma_weight": "ewma",
     "utilisation": "eta", "utilization": "eta", "target_utilization": "eta", "rtt": "initial_rtt",
     "policing": "police", "minimum_rate": "min_rate", "floor": "min_rate",
+    "k_r": "kr", "gain": "kr", "ts": "period", "t_s": "period", "tg": "clock_granularity",
+    "t_g": "clock_granularity", "wait_mean": "clock_wait_mean", "mean_wait": "clock_wait_mean",
+    "clock_wait": "clock_wait_mean", "wait": "clock_wait_mean", "profile": "clock_profile",
+    "clock_probe": "clock_profile", "profile_state": "clock_profile_state",
+    "clock_state": "clock_profile_state", "state": "clock_profile_state",
+    "max_backlog": "max_owed", "owed": "max_owed",
 }  # fmt: skip
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
@@ -454,6 +488,198 @@ def _size(low: int, high: int, example: str) -> Callable[[object], int]:
     return convert
 
 
+def _kr(value: object) -> float:
+    """The RMC gain kr: the loop's error evolves as e <- (1 - kr) e, so it is stable only for
+    0 < kr < 2 (seed 003)."""
+    kr = _a_number(value, "1")
+    if not 0 < kr < 2:
+        raise _Bad(
+            f"kr must be in (0, 2), got {value!r}",
+            "write a gain in (0, 2), e.g. kr = 1 (seed 003's recommended value): every period "
+            "multiplies the RMC loop's error by 1 - kr, so the loop is unstable for kr >= 2 "
+            "(and does not converge for kr <= 0)",
+        )
+    return kr
+
+
+_clock_choice = _choice("clock", CLOCKS)
+
+
+def _clock(value: object) -> str:
+    """A clock model name; a time (clock = "1ms") gets a fix naming clock_granularity."""
+    try:
+        return _clock_choice(value)
+    except _Bad as bad:
+        if isinstance(value, str):
+            try:
+                parse_time(value)
+            except UnitError:
+                pass
+            else:
+                raise _Bad(
+                    bad.problem,
+                    f"clock names the clock model; for timers of granularity {value} write "
+                    f'clock = "granular" and clock_granularity = "{value}"',
+                ) from None
+        raise
+
+
+_CLOCK_TIME = _unit(parse_time, positive="1ms", unit_example="ms")
+_WAIT_TIME = _unit(parse_time, positive="50us", unit_example="us")
+
+
+# ============================================================================================
+# Clock profiles: the JSON files `ndncc clock-probe` writes
+
+
+def _json_kind(value: object) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    return f"the number {value!r}"
+
+
+def _whole_ns(value: object, low: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= U64
+
+
+def read_clock_profile(path: str | Path, state: str = "idle") -> tuple[int, list[int]]:
+    """Reads a clock profile written by ``ndncc clock-probe``: returns the clock granularity
+    t_g and the waiting times of profile `state` ("idle" or "load"), both in ns.
+
+    The file is JSON: ``{"version": 1, "granularity_ns": N, "profiles": {"idle":
+    {"samples_ns": [...], ...}, "load": {...}}, ...}`` (other keys are ignored). Raises
+    :class:`ScenarioError` listing every mistake, each located in the file (a JSON path such as
+    ``profiles.idle.samples_ns[3]``, or ``line N`` for a syntax error)."""
+    path = Path(path)
+    file = str(path)
+    probe = "write the file again with `ndncc clock-probe`"
+
+    def fail(key: str, problem: str, fix: str) -> ScenarioError:
+        return ScenarioError([Problem(file, key, problem, fix)])
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise fail("", "clock profile file not found", f"check the path, or {probe}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise fail("", f"cannot read the file: {err}", f"check the file, or {probe}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise fail(
+            f"line {err.lineno}",
+            f"invalid JSON: {err.msg} (column {err.colno})",
+            f"fix it, or {probe}",
+        ) from None
+    if not isinstance(data, dict):
+        raise fail("", f"expected a JSON object, got {_json_kind(data)}", probe)
+    problems: list[Problem] = []
+    version = data.get("version", 1)
+    if version != 1 or isinstance(version, bool):
+        problems.append(
+            Problem(
+                file,
+                "version",
+                f"unsupported version {json.dumps(version)}",
+                f"{probe} (version 1)",
+            )
+        )
+    granularity = data.get("granularity_ns")
+    if "granularity_ns" not in data:
+        problems.append(
+            Problem(
+                file,
+                "granularity_ns",
+                "missing granularity_ns",
+                f"add the clock's t_g in ns, or {probe}",
+            )
+        )
+    elif not _whole_ns(granularity, 1):
+        problems.append(
+            Problem(
+                file,
+                "granularity_ns",
+                f"granularity_ns must be a whole number of ns > 0, got {_json_kind(granularity)}",
+                f'write e.g. "granularity_ns": 1000000 (1 ms), or {probe}',
+            )
+        )
+    samples = _profile_samples(file, data.get("profiles", _MISSING), state, problems)
+    if problems:
+        raise ScenarioError(problems)
+    return granularity, samples
+
+
+def _profile_samples(file: str, profiles: Any, state: str, problems: list[Problem]) -> list[int]:
+    """The samples of `profiles[state]` (appends to `problems` and returns [] if invalid)."""
+    probe = "write the file again with `ndncc clock-probe`"
+    key = f"profiles.{state}"
+    if profiles is _MISSING:
+        problems.append(Problem(file, "profiles", "missing profiles", probe))
+        return []
+    if not isinstance(profiles, dict):
+        problems.append(
+            Problem(file, "profiles", f"expected an object, got {_json_kind(profiles)}", probe)
+        )
+        return []
+    if state not in profiles:
+        others = [str(name) for name in profiles]
+        fix = f'measure the "{state}" profile: {probe}'
+        if others:
+            fix = f'set clock_profile_state = "{others[0]}" in the scenario, or {fix}'
+        has = f"it has: {', '.join(others)}" if others else "it has none"
+        problems.append(Problem(file, key, f"no '{state}' profile in the file ({has})", fix))
+        return []
+    profile = profiles[state]
+    if not isinstance(profile, dict):
+        problems.append(Problem(file, key, f"expected an object, got {_json_kind(profile)}", probe))
+        return []
+    if "samples_ns" not in profile:
+        problems.append(Problem(file, f"{key}.samples_ns", "missing samples_ns", probe))
+        return []
+    samples = profile["samples_ns"]
+    key += ".samples_ns"
+    if not isinstance(samples, list):
+        problems.append(
+            Problem(
+                file,
+                key,
+                f"expected an array of waiting times (ns), got {_json_kind(samples)}",
+                probe,
+            )
+        )
+        return []
+    if not samples:
+        problems.append(
+            Problem(
+                file,
+                key,
+                "no samples: the profile has no waiting times",
+                f"measure longer: {probe}",
+            )
+        )
+        return []
+    for i, sample in enumerate(samples):
+        if not _whole_ns(sample, 0):
+            problems.append(
+                Problem(
+                    file,
+                    f"{key}[{i}]",
+                    f"a waiting time must be a whole number of ns >= 0, got {_json_kind(sample)}",
+                    f"remove it, or {probe}",
+                )
+            )
+            return []  # one bad sample is enough: the file is not what clock-probe writes
+    return samples
+
+
 # ============================================================================================
 # Reading tables
 
@@ -585,6 +811,8 @@ class _Resolver:
         self.nodes_incomplete = False  # a broken topology file: unknown node names are not news
         self.node_defaults: dict = {"strategy": "best-route", "cs_capacity": 0, "schemes": {}}
         self.packets: dict = {}
+        # clock profiles read so far: (path, state) -> (granularity_ns, samples_ns) or None
+        self.clock_profiles: dict[tuple[Path, str], tuple[int, list[int]] | None] = {}
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -1164,10 +1392,12 @@ class _Resolver:
     def read_consumer(self, t: _Table) -> dict | None:
         controller = self.read_controller(t)
         engine = self.read_engine(t)
+        clock = self.read_clock(t)
         retransmit = t.get("retransmit", _choice("retransmit mode", RETRANSMIT), default="none")
         body = {
             "controller": controller,
             "engine": engine,
+            "clock": clock,
             "lifetime_ns": t.get("lifetime", _POSITIVE_TIME, default=4_000_000_000),
             "timeout_ns": t.get("timeout", _POSITIVE_TIME),
             "retx_on_timeout": None if _invalid(retransmit) else RETRANSMIT[retransmit][0],
@@ -1183,11 +1413,11 @@ class _Resolver:
                 'set retransmit = "timeout", "nack" or "both"',
                 file=t.file,
             )
-        bad = _invalid(controller, engine, retransmit, *body.values()) or controller is None
+        bad = _invalid(controller, retransmit, *body.values()) or controller is None
         return None if bad else body
 
     def foreign_keys(self, t: _Table, what: str, chosen: str, owners: dict) -> bool:
-        """Reports keys that apply to another `what` (controller, engine) than `chosen`;
+        """Reports keys that apply to another `what` (controller, engine, clock) than `chosen`;
         True if there were any."""
         found = False
         for key, applies_to in owners.items():
@@ -1269,6 +1499,23 @@ class _Resolver:
             return _INVALID
         if engine == "ideal":
             return {"type": "ideal"}
+        if ENGINES[engine] == "rfc3448":
+            granularity = t.get("granularity", _CLOCK_TIME)  # None: the clock's t_g
+            max_owed = t.get("max_owed", _integer(1, U32))  # None: no cap
+            if _invalid(granularity, max_owed):
+                return _INVALID
+            return {
+                "type": "rfc3448",
+                "burst": engine == "rfc3448-burst",
+                "granularity_ns": granularity,
+                "max_owed": max_owed,
+            }
+        if engine == "rmc":
+            kr = t.get("kr", _kr, default=1.0)
+            period = t.get("period", _CLOCK_TIME, default=DEFAULT_RMC_PERIOD_NS)
+            if _invalid(kr, period):
+                return _INVALID
+            return {"type": "rmc", "kr": kr, "period_ns": period}
         tick = t.get(
             "tick",
             _unit(parse_time, positive="10ms", unit_example="ms"),
@@ -1285,6 +1532,90 @@ class _Resolver:
         if _invalid(tick, smoothing):
             return _INVALID
         return {"type": "tick", "tick_ns": tick, "smoothing": smoothing}
+
+    def read_clock(self, t: _Table) -> Any:
+        """The resolved clock of the consumer's sending loop, or _INVALID (after reporting)."""
+        clock = t.get("clock", _clock, default="ideal")
+        if _invalid(clock) or self.foreign_keys(t, "clock", clock, _CLOCK_KEYS):
+            return _INVALID
+        if clock == "ideal":
+            return {"type": "ideal"}
+        tg = t.get("clock_granularity", _CLOCK_TIME)
+        if clock == "granular":
+            if _invalid(tg):
+                return _INVALID
+            return {"type": "granular", "tg_ns": DEFAULT_CLOCK_GRANULARITY_NS if tg is None else tg}
+        wait = self.read_clock_wait(t)
+        if _invalid(tg, wait):
+            return _INVALID
+        spec, profile_tg = wait
+        return {"type": "os", "tg_ns": profile_tg if tg is None else tg, "wait": spec}
+
+    def read_clock_wait(self, t: _Table) -> Any:
+        """The waiting-time distribution of an OS clock and the granularity it implies (the
+        profile file's, else 1 ms), or _INVALID."""
+        mean_given, profile_given = "clock_wait_mean" in t.data, "clock_profile" in t.data
+        if mean_given and profile_given:
+            t.error(
+                "clock_profile",
+                "clock_wait_mean and clock_profile are both given: an OS clock draws its "
+                "waiting times from one distribution",
+                "keep clock_wait_mean (exponential waiting times) or clock_profile (measured "
+                "ones), not both",
+            )
+            return _INVALID
+        if not (mean_given or profile_given):
+            t.error(
+                "clock",
+                'clock = "os" needs the distribution of its waiting times',
+                'add clock_wait_mean = "50us" (exponential), or clock_profile = "clock.json" '
+                "(measured by `ndncc clock-probe`)",
+            )
+            return _INVALID
+        if mean_given:
+            if "clock_profile_state" in t.data:
+                t.error(
+                    "clock_profile_state",
+                    "clock_profile_state selects a profile of clock_profile, which is not given",
+                    "remove it, or use clock_profile instead of clock_wait_mean",
+                )
+                return _INVALID
+            mean = t.get("clock_wait_mean", _WAIT_TIME)
+            if _invalid(mean):
+                return _INVALID
+            return {"type": "exponential", "mean_ns": mean}, DEFAULT_CLOCK_GRANULARITY_NS
+        file = t.get("clock_profile", _string)
+        state = t.get(
+            "clock_profile_state", _choice("clock profile state", CLOCK_PROFILE_STATES), "idle"
+        )
+        if _invalid(file, state):
+            return _INVALID
+        profile = self.clock_profile(t, file, state)
+        if profile is None:
+            return _INVALID
+        granularity, samples = profile
+        # sorted, as the simulator keeps them: the spec (and its hash) ignores the file's order
+        return {"type": "empirical", "samples_ns": sorted(samples)}, granularity
+
+    def clock_profile(self, t: _Table, file: str, state: str) -> tuple[int, list[int]] | None:
+        """A clock profile (relative to the scenario file), read once per resolve; None after
+        reporting why it cannot be used."""
+        path = self.base_dir / file
+        if not path.is_file():
+            t.error(
+                "clock_profile",
+                f"clock profile '{path}' not found",
+                "check the path; it is relative to the scenario file (measure a profile with "
+                "`ndncc clock-probe`)",
+            )
+            return None
+        if (path, state) not in self.clock_profiles:
+            try:
+                self.clock_profiles[path, state] = read_clock_profile(path, state)
+            except ScenarioError as err:
+                self.problems.extend(err.problems)
+                self.clock_profiles[path, state] = None
+        return self.clock_profiles[path, state]
 
     # ---- [routing], [[routes]] -------------------------------------------------------------
 
@@ -1995,9 +2326,10 @@ class Scenario:
         name: str | None = None,
         **opts: Any,
     ) -> Scenario:
-        """Adds a consumer; opts: window, max_rate, nack_suppression, min_rate, engine, tick,
-        smoothing, lifetime, timeout, retransmit, max_transmissions, start_seq, max_seq, start,
-        stop."""
+        """Adds a consumer; opts: window, max_rate, nack_suppression, min_rate, multipath,
+        engine, tick, smoothing, granularity, max_owed, kr, period, clock, clock_granularity,
+        clock_wait_mean, clock_profile, clock_profile_state, lifetime, timeout, retransmit,
+        max_transmissions, start_seq, max_seq, start, stop."""
         app = {
             "name": name,
             "node": node,
