@@ -485,7 +485,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run a paper's experiment set in parallel and write comparison.csv "
         "(paper beside ours), the paper's figures re-drawn, and report.md.",
     )
-    rp.add_argument("paper", help="paper id: sf-clock (seed 002), mircc-clock (seed 000)")
+    rp.add_argument(
+        "paper", help="paper id: sf-clock (seed 002), mircc-clock (seed 000), rmc (seed 003)"
+    )
     rp.add_argument("--quick", action="store_true", help="a reduced grid (under a minute)")
     rp.add_argument("--out", metavar="DIR", help="output directory (default results/<paper>)")
     rp.add_argument("--jobs", type=int, metavar="N", help="parallel runs (default: one per core)")

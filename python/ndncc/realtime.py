@@ -122,6 +122,8 @@ class SendLoopRun:
     received_bytes: int
     elapsed_s: float
     load: tuple[float, float, int] | None = None
+    #: (time s, packets) of every sending wake-up, when traced
+    wakes: list[tuple[float, int]] = field(default_factory=list)
 
     def requested_bps(self, t: float) -> float:
         """The requested rate at time t (bits/s)."""
@@ -179,6 +181,7 @@ def sendloop(
     load: LoadWindow | None = None,
     steps: list[tuple[float, float]] | None = None,
     target: str | None = None,
+    trace_wakes: bool = False,
 ) -> SendLoopRun:
     """Runs the native send loop; `rate` like "500Mbps" (or bits/s), `duration` like "60s".
     `steps` replaces the constant rate by a schedule of (time s, bits/s)."""
@@ -200,6 +203,7 @@ def sendloop(
             parse_time(granularity) / 1e9,
             parse_time(bin) / 1e9,
             target,
+            trace_wakes,
         )
     finally:
         if load is not None:
@@ -216,6 +220,7 @@ def sendloop(
         received_bytes=r["received_bytes"],
         elapsed_s=r["elapsed_s"],
         load=(load.start_s, load.end_s, load.procs) if load else None,
+        wakes=list(r["wakes"]),
     )
 
 

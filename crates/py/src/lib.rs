@@ -91,7 +91,7 @@ mod erased {
 /// `bin_bytes` (list), `packets`, `bytes`, `send_errors`, `wakeups`, `received_bytes`,
 /// `elapsed_s`, `interrupted`. Ctrl-C stops the loop (KeyboardInterrupt).
 #[pyfunction]
-#[pyo3(signature = (engine, rates, packet_size, duration_s, kr=1.0, period_s=0.001, granularity_s=0.001, bin_s=0.1, target=None))]
+#[pyo3(signature = (engine, rates, packet_size, duration_s, kr=1.0, period_s=0.001, granularity_s=0.001, bin_s=0.1, target=None, trace_wakes=false))]
 #[allow(clippy::too_many_arguments)]
 fn sendloop<'py>(
     py: Python<'py>,
@@ -104,6 +104,7 @@ fn sendloop<'py>(
     granularity_s: f64,
     bin_s: f64,
     target: Option<String>,
+    trace_wakes: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     use ndncc_core::pacing::{Engine, Rfc3448, Rmc};
     use ndncc_core::Duration;
@@ -152,6 +153,7 @@ fn sendloop<'py>(
         duration: Duration::from_secs_f64(duration_s),
         target,
         bin: Duration::from_secs_f64(bin_s),
+        trace_wakes,
     };
     let stop = AtomicBool::new(false);
     let mut interrupted: Option<PyErr> = None;
@@ -183,6 +185,8 @@ fn sendloop<'py>(
     d.set_item("received_bytes", r.received_bytes)?;
     d.set_item("elapsed_s", r.elapsed_s)?;
     d.set_item("interrupted", r.interrupted)?;
+    let wakes: Vec<(f64, u32)> = r.wakes.iter().map(|(t, n)| (t.as_secs_f64(), *n)).collect();
+    d.set_item("wakes", wakes)?;
     Ok(d)
 }
 

@@ -32,6 +32,8 @@ pub struct SendLoopConfig {
     pub target: Option<SocketAddr>,
     /// Width of the recording bins.
     pub bin: Duration,
+    /// Also record every wake-up that sent something: (time since start, packets).
+    pub trace_wakes: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -49,6 +51,8 @@ pub struct SendLoopResult {
     pub elapsed_s: f64,
     /// True if `stop` ended the loop early.
     pub interrupted: bool,
+    /// (time since start, packets sent) per sending wake-up, when traced.
+    pub wakes: Vec<(Duration, u32)>,
 }
 
 fn pps(bps: f64, size: usize) -> PacketRate {
@@ -135,6 +139,9 @@ fn send(cfg: &SendLoopConfig, sock: &UdpSocket, stop: &AtomicBool) -> io::Result
         r.wakeups += 1;
         if engine.poll_timeout().is_some_and(|w| w <= t) {
             let n = engine.on_timeout(t);
+            if cfg.trace_wakes && n > 0 {
+                r.wakes.push((t - Instant::ZERO, n));
+            }
             let bin = ((t.0 / cfg.bin.0) as usize).min(bins - 1);
             for _ in 0..n {
                 match sock.send(&payload) {
@@ -181,6 +188,7 @@ mod tests {
             duration: Duration::from_millis(300),
             target: None,
             bin: Duration::from_millis(100),
+            trace_wakes: false,
         };
         let r = run(&cfg, &AtomicBool::new(false)).unwrap();
         // 1000 packets/s for 0.3 s: never more than owed (how close it gets is measured by
@@ -203,6 +211,7 @@ mod tests {
             duration: Duration::from_secs(60),
             target: None,
             bin: Duration::from_millis(100),
+            trace_wakes: false,
         };
         let r = run(&cfg, &AtomicBool::new(true)).unwrap();
         assert!(r.interrupted && r.elapsed_s < 1.0);

@@ -16,10 +16,10 @@ from types import ModuleType
 from typing import Any
 
 from ..sweep import run_jobs
-from . import mircc_clock, sf_clock
+from . import mircc_clock, rmc, sf_clock
 from .common import Row, markdown_table, write_comparison
 
-PAPERS: dict[str, ModuleType] = {m.PAPER: m for m in (sf_clock, mircc_clock)}
+PAPERS: dict[str, ModuleType] = {m.PAPER: m for m in (sf_clock, mircc_clock, rmc)}
 
 
 @dataclass
@@ -48,27 +48,29 @@ def reproduce(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    jobs = mod.jobs(quick)
-    outcomes = run_jobs(jobs, n_jobs=n_jobs, on_done=on_done)
+    if hasattr(mod, "run_all"):  # experiments that are not (only) simulator jobs
+        outcomes = mod.run_all(out, quick, n_jobs, on_done)
+    else:
+        outcomes = run_jobs(mod.jobs(quick), n_jobs=n_jobs, on_done=on_done)
     rows = mod.compare(outcomes, quick)
     comparison = write_comparison(rows, out / "comparison.csv")
     figs = mod.figures(outcomes, out, quick)
     wall = time.perf_counter() - started
-    report = write_report(mod, rows, figs, outcomes, out, quick, len(jobs), wall, n_jobs)
-    return Reproduction(paper, rows, figs, comparison, report, len(jobs), wall)
+    report = write_report(mod, rows, figs, outcomes, out, quick, len(outcomes), wall, n_jobs)
+    return Reproduction(paper, rows, figs, comparison, report, len(outcomes), wall)
 
 
 def write_report(mod, rows, figs, outcomes, out: Path, quick, runs, wall, n_jobs) -> Path:
     from .. import __version__
     from ..runner import git_commit
 
-    first = next(iter(outcomes.values())).summary
+    seeds = [o.summary.get("seed") for o in outcomes.values() if hasattr(o, "summary")]
     lines = [
         f"# {mod.TITLE}",
         "",
         f"`ndncc reproduce {mod.PAPER}{' --quick' if quick else ''}` — {runs} runs in "
         f"{wall:.1f} s wall ({n_jobs or 'all'} jobs); ndncc {__version__}, commit "
-        f"{git_commit() or 'unknown'}, seed {first.get('seed')}.",
+        f"{git_commit() or 'unknown'}" + (f", seed {seeds[0]}." if seeds else "."),
         "",
         "Every number of the paper beside ours; `within` applies the tolerance shown. Rows whose "
         "tolerance says *goal* are targets, not requirements. Where we differ, "

@@ -1,0 +1,33 @@
+"""`ndncc reproduce rmc` machinery on a tiny plan (real-OS timings are measured by the command
+and reported; here only the pipeline is checked: runs, comparison rows, figures, report)."""
+
+from __future__ import annotations
+
+import csv
+
+from ndncc import experiments
+from ndncc.experiments import rmc
+from ndncc.experiments.common import COMPARISON_COLUMNS
+
+
+def test_tiny_rmc_reproduction_produces_every_output(tmp_path, monkeypatch):
+    monkeypatch.setattr(rmc, "RATES_MBPS", [1, 50])
+    monkeypatch.setattr(rmc, "KRS", [0.2, 1.0, 1.8])
+    monkeypatch.setattr(
+        rmc, "plan", lambda quick: rmc.Plan(0.6, (0.2, 0.4), 1, (0.2, 0.4, 0.6), 50)
+    )
+    rep = experiments.reproduce("rmc", tmp_path, quick=True, n_jobs=1)
+    with open(rep.comparison, newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == COMPARISON_COLUMNS
+    metrics = {r[1] for r in rows[1:]}
+    assert "RMC relative error" in metrics
+    assert "relative error, real / simulated" in metrics
+    assert [f.name for f in rep.figures] == [
+        "fig7_error_vs_rate.png",
+        "fig10_rate_500mbps.png",
+        "fig11_step.png",
+        "fig13_settling.png",
+    ]
+    assert "Clock probe" in rep.report.read_text()
+    assert (tmp_path / "clock-profile.json").is_file()
