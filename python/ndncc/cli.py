@@ -486,7 +486,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(paper beside ours), the paper's figures re-drawn, and report.md.",
     )
     rp.add_argument(
-        "paper", help="paper id: sf-clock (seed 002), mircc-clock (seed 000), rmc (seed 003)"
+        "paper",
+        help="paper id: sf-clock (seed 002), mircc-clock (seed 000), rmc (seed 003), "
+        "clock-fixes (seeds 000, 002, 003 together)",
     )
     rp.add_argument("--quick", action="store_true", help="a reduced grid (under a minute)")
     rp.add_argument("--out", metavar="DIR", help="output directory (default results/<paper>)")

@@ -65,6 +65,8 @@ pub struct ConsumerSummary {
     pub timeouts: u64,
     pub retransmissions: u64,
     pub data_bytes: u64,
+    /// The most Interests the sending engine released at one instant.
+    pub max_burst: u64,
     pub active_time_s: f64,
     /// Data wire bits received / active time, in Mbit/s.
     pub throughput_mbps: f64,

@@ -666,6 +666,7 @@ impl<'a> World<'a> {
                         timeouts: st.timeouts,
                         retransmissions: st.retransmissions,
                         data_bytes: st.data_bytes,
+                        max_burst: st.max_burst,
                         active_time_s: active,
                         throughput_mbps: if active > 0.0 {
                             st.data_bytes as f64 * 8.0 / active / 1e6

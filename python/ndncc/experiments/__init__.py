@@ -16,10 +16,10 @@ from types import ModuleType
 from typing import Any
 
 from ..sweep import run_jobs
-from . import mircc_clock, rmc, sf_clock
+from . import clock_fixes, mircc_clock, rmc, sf_clock
 from .common import Row, markdown_table, write_comparison
 
-PAPERS: dict[str, ModuleType] = {m.PAPER: m for m in (sf_clock, mircc_clock, rmc)}
+PAPERS: dict[str, ModuleType] = {m.PAPER: m for m in (sf_clock, mircc_clock, rmc, clock_fixes)}
 
 
 @dataclass

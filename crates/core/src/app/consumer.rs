@@ -52,6 +52,9 @@ pub struct ConsumerStats {
     pub late_data: u64,
     /// Sequence numbers abandoned after `max_transmissions`, or not retransmitted.
     pub given_up: u64,
+    /// The most Interests the sending engine released at one instant (the burst cost of an
+    /// engine on a coarse clock).
+    pub max_burst: u64,
 }
 
 /// One Data received.
@@ -226,9 +229,8 @@ impl Consumer {
                     self.rate = Some(r);
                     self.engine.set_rate(now, r);
                 }
-                for _ in 0..self.engine.on_receive(now) {
-                    self.send_one(now, out);
-                }
+                let n = self.engine.on_receive(now);
+                self.release(now, n, out);
                 self.refresh_engine_timer(now);
             }
             Target::Window(_) => self.fill_window(now, out),
@@ -352,14 +354,22 @@ impl Consumer {
                 }
                 if self.engine_timer.is_some_and(|(_, fire)| fire <= now) {
                     self.engine_timer = None;
-                    for _ in 0..self.engine.on_timeout(now) {
-                        self.send_one(now, out);
-                    }
+                    let n = self.engine.on_timeout(now);
+                    self.release(now, n, out);
                 }
                 self.refresh_engine_timer(now);
             }
             Target::Window(_) => self.fill_window(now, out),
         }
+    }
+
+    /// Sends the `n` Interests the engine released at `now`.
+    fn release(&mut self, now: Instant, n: u32, out: &mut Vec<Packet>) {
+        let mut sent = 0;
+        for _ in 0..n {
+            sent += u64::from(self.send_one(now, out));
+        }
+        self.stats.max_burst = self.stats.max_burst.max(sent);
     }
 
     /// Keeps the engine's wake-up current: when the engine asks for a new instant, the clock
