@@ -423,7 +423,7 @@ def report_sections(res: dict, quick: bool) -> list[tuple[str, str]]:
         f"{probe['requested_ns'] / 1e3:g} µs.\n\n" + "\n".join(lines) + "\n"
     )
     head = "| rate (Mbps) | " + " | ".join(f"{e}: real | sim" for e in ENGINES) + " |\n"
-    head += "|---|" + "---|" * len(ENGINES) + "\n"
+    head += "|---|" + "---|---|" * len(ENGINES) + "\n"
     body = []
     for m in RATES_MBPS:
         cells = [
