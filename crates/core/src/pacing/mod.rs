@@ -47,18 +47,30 @@ pub struct Nominal {
     pub interval_ns: f64,
 }
 
+/// The spacing of a rate, kept finite and positive: a zero, negative or NaN rate means one
+/// packet per ~30 years, an infinite one a packet per nanosecond (scenarios never give either;
+/// a custom controller might).
+fn safe_interval_ns(rate: PacketRate) -> f64 {
+    let r = rate.0;
+    if r.is_nan() || r <= 0.0 {
+        1e18
+    } else {
+        rate.interval_ns().clamp(1.0, 1e18)
+    }
+}
+
 impl Nominal {
     pub fn start(now: Instant, rate: PacketRate) -> Self {
         Nominal {
             next_ns: now.0 as f64,
-            interval_ns: rate.interval_ns(),
+            interval_ns: safe_interval_ns(rate),
         }
     }
 
     /// Re-spaces the next nominal time from the last one: t_next = t_last + 1/r_new.
     pub fn set_rate(&mut self, rate: PacketRate) {
         let last = self.next_ns - self.interval_ns;
-        self.interval_ns = rate.interval_ns();
+        self.interval_ns = safe_interval_ns(rate);
         self.next_ns = last + self.interval_ns;
     }
 

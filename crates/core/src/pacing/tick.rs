@@ -15,6 +15,9 @@ pub struct Tick {
     pub interval: Duration,
     origin: Instant,
     pub(crate) nominal: Option<Nominal>,
+    /// The last tick that fired: a rate increase re-spacing the schedule into the past must
+    /// wait for the next tick, never fire off the Δ grid.
+    fired: Option<Instant>,
 }
 
 impl Tick {
@@ -23,6 +26,7 @@ impl Tick {
             interval: interval.max(Duration(1)),
             origin: Instant::ZERO,
             nominal: None,
+            fired: None,
         }
     }
 
@@ -38,6 +42,7 @@ impl SendingEngine for Tick {
     fn start(&mut self, now: Instant, rate: PacketRate) {
         self.origin = now;
         self.nominal = Some(Nominal::start(now, rate));
+        self.fired = None;
     }
     fn set_rate(&mut self, _now: Instant, rate: PacketRate) {
         if let Some(n) = &mut self.nominal {
@@ -45,9 +50,15 @@ impl SendingEngine for Tick {
         }
     }
     fn poll_timeout(&self) -> Option<Instant> {
-        self.nominal.map(|n| self.tick_at_or_after(n.next_ns))
+        let n = self.nominal?;
+        let t = self.tick_at_or_after(n.next_ns);
+        Some(match self.fired {
+            Some(f) if t <= f => f + self.interval,
+            _ => t,
+        })
     }
     fn on_timeout(&mut self, now: Instant) -> u32 {
+        self.fired = Some(self.tick_at_or_after(now.0 as f64).min(now));
         self.nominal.as_mut().map_or(0, |n| n.take_owed(now))
     }
 }
@@ -103,6 +114,19 @@ mod tests {
                 .collect::<Vec<_>>()
         );
         assert!(r.iter().all(|&(_, n)| n == 1));
+    }
+
+    #[test]
+    fn a_rate_increase_after_a_tick_waits_for_the_next_tick() {
+        // tick 10 ms at 150/s; at 12 ms the rate jumps to 1000/s: the re-spaced schedule lies
+        // before 12 ms, but nothing may leave before the 20 ms tick
+        let mut e = Tick::new(Duration::from_millis(10));
+        e.start(Instant(0), PacketRate(150.0));
+        assert_eq!(e.on_timeout(Instant(0)), 1);
+        assert_eq!(e.poll_timeout(), Some(Instant(10_000_000)));
+        assert_eq!(e.on_timeout(Instant(10_000_000)), 1);
+        e.set_rate(Instant(12_000_000), PacketRate(1000.0));
+        assert_eq!(e.poll_timeout(), Some(Instant(20_000_000)));
     }
 
     #[test]

@@ -47,15 +47,18 @@ impl ContentStore {
         self.entries.is_empty()
     }
 
+    /// Records a use of `name` and returns its new stamp. Compaction keeps the pair just
+    /// pushed (its entry's stamp is updated by the caller afterwards) and every live pair.
     fn touch(&mut self, name: Name) -> u64 {
         self.clock += 1;
-        self.order.push_back((name, self.clock));
+        let stamp = self.clock;
+        self.order.push_back((name, stamp));
         if self.order.len() > 4 * self.capacity.max(1) {
             let entries = &self.entries;
             self.order
-                .retain(|(n, s)| entries.get(n).is_some_and(|e| e.stamp == *s));
+                .retain(|(n, s)| *s == stamp || entries.get(n).is_some_and(|e| e.stamp == *s));
         }
-        self.clock
+        stamp
     }
 
     /// Looks up an exact name; `must_be_fresh` rejects stale Data. Counts hits and misses.
@@ -83,14 +86,17 @@ impl ContentStore {
         if !self.enabled() {
             return;
         }
-        let stamp = self.touch(data.name);
         let stale_at = now + data.freshness;
-        if let Some(e) = self.entries.get_mut(&data.name) {
-            *e = CsEntry {
-                data,
-                stale_at,
-                stamp,
-            };
+        if self.entries.contains_key(&data.name) {
+            let stamp = self.touch(data.name);
+            self.entries.insert(
+                data.name,
+                CsEntry {
+                    data,
+                    stale_at,
+                    stamp,
+                },
+            );
             return;
         }
         while self.entries.len() >= self.capacity {
@@ -101,6 +107,7 @@ impl ContentStore {
                 self.entries.remove(&n);
             }
         }
+        let stamp = self.touch(data.name);
         self.entries.insert(
             data.name,
             CsEntry {
@@ -159,6 +166,21 @@ mod tests {
         off.insert(data(1), Instant::ZERO);
         assert!(off.lookup(data(1).name, false, Instant::ZERO).is_none());
         assert_eq!(off.misses, 0);
+    }
+
+    #[test]
+    fn compaction_never_loses_an_entry_so_capacity_holds() {
+        for lookups in 0..8 {
+            let mut cs = ContentStore::new(1);
+            cs.insert(data(0), Instant::ZERO);
+            for _ in 0..lookups {
+                cs.lookup(data(0).name, false, Instant::ZERO);
+            }
+            for i in 1..100 {
+                cs.insert(data(i), Instant::ZERO);
+                assert_eq!(cs.len(), 1, "{lookups} lookups, insert {i}");
+            }
+        }
     }
 
     #[test]
