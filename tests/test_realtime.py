@@ -71,7 +71,8 @@ def test_load_processes_die_with_a_killed_command(tmp_path):
 
 
 def test_load_window_starts_and_stops_itself():
-    w = realtime.LoadWindow(0.0, 0.5, 1)
+    # a window long enough to be seen even on a loaded machine; it must end by itself
+    w = realtime.LoadWindow(0.0, 3.0, 1)
     w.begin()
     deadline = time.monotonic() + 10
     while not w.pids and time.monotonic() < deadline:
