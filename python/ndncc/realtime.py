@@ -40,13 +40,20 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child
 
 @dataclass
 class LoadWindow:
-    """`procs` busy-wait processes from `start_s` to `end_s` after :meth:`begin`."""
+    """`procs` busy-wait processes from `start_s` to `end_s` after :meth:`begin`.
+
+    One thread owns the window: it waits for the start, spawns the processes, waits for the
+    end and kills them. The children's death signal is tied to that thread (Linux delivers
+    PR_SET_PDEATHSIG when the *thread* that forked exits), so the thread lives exactly as long
+    as its processes should, and a killed command takes them with it.
+    """
 
     start_s: float
     end_s: float
     procs: int
     _children: list[subprocess.Popen] = field(default_factory=list, repr=False)
-    _timers: list[threading.Timer] = field(default_factory=list, repr=False)
+    _thread: threading.Thread | None = field(default=None, repr=False)
+    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -66,12 +73,16 @@ class LoadWindow:
         return cls(start, end, procs)
 
     def begin(self) -> None:
-        """Schedules the window relative to now."""
-        for at, action in ((self.start_s, self._spawn), (self.end_s, self.stop)):
-            t = threading.Timer(at, action)
-            t.daemon = True
-            t.start()
-            self._timers.append(t)
+        """Starts the window's thread; the window is timed from now."""
+        self._thread = threading.Thread(target=self._run, name="ndncc-load", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        if self._stop.wait(self.start_s):
+            return
+        self._spawn()
+        self._stop.wait(self.end_s - self.start_s)
+        self._kill()
 
     def _spawn(self) -> None:
         with self._lock:
@@ -86,8 +97,7 @@ class LoadWindow:
                     )
                 )
 
-    def stop(self) -> None:
-        """Kills every load process (idempotent)."""
+    def _kill(self) -> None:
         with self._lock:
             for c in self._children:
                 if c.poll() is None:
@@ -97,9 +107,11 @@ class LoadWindow:
             self._children.clear()
 
     def close(self) -> None:
-        for t in self._timers:
-            t.cancel()
-        self.stop()
+        """Ends the window now (idempotent): every load process is killed."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self._kill()
 
     @property
     def pids(self) -> list[int]:
@@ -245,12 +257,12 @@ def clock_probe(
     profiles = {"idle": _core.sleep_overshoot(req_s, count)}
     if load_procs > 0:
         window = LoadWindow(0.0, 1e9, load_procs)
-        window._spawn()
+        window.begin()
         try:
-            time.sleep(0.5)  # let the load settle
+            time.sleep(0.5)  # let the load start and settle
             profiles["load"] = _core.sleep_overshoot(req_s, count)
         finally:
-            window.stop()
+            window.close()
     data = {
         "version": 1,
         "host": platform.node(),
