@@ -149,12 +149,17 @@ class SendLoopRun:
         """Bits/s sent in each bin."""
         return [b * 8 / self.bin_s for b in self.bin_bytes]
 
-    def relative_error(self, t0: float = 0.0, t1: float | None = None) -> float:
-        """Seed 003's e = (r − E[r_e]) / r over the full bins within [t0, t1]."""
+    def relative_error(
+        self, t0: float = 0.0, t1: float | None = None, exclude: tuple[float, float] | None = None
+    ) -> float:
+        """Seed 003's e = (r − E[r_e]) / r over the full bins within [t0, t1], leaving out the
+        bins that overlap `exclude` (e.g. a load window)."""
         t1 = self.duration_s if t1 is None else t1
         eff, req = [], []
         for i, bps in enumerate(self.effective_bps()):
             lo, hi = i * self.bin_s, (i + 1) * self.bin_s
+            if exclude and lo < exclude[1] - 1e-9 and hi > exclude[0] + 1e-9:
+                continue
             if lo >= t0 - 1e-9 and hi <= t1 + 1e-9:
                 eff.append(bps)
                 req.append(self.requested_bps(lo))
