@@ -144,9 +144,23 @@ def real_error(run, p: Plan, during_load: bool = False) -> float:
     return run.relative_error(run.bin_s)
 
 
+CATCH_UP_S = 0.5  # after the load, a loop repays its backlog: not idle behaviour
+
+
+def idle_window(p: Plan) -> tuple[float, float]:
+    return (p.load[0], p.load[1] + CATCH_UP_S)
+
+
 def idle_error(run, p: Plan) -> float:
-    """Outside the load window (first bin skipped): what the simulator's idle profile models."""
-    return run.relative_error(run.bin_s, exclude=p.load)
+    """Outside the load window and the catch-up after it (first bin skipped): what the
+    simulator's idle clock profile models."""
+    return run.relative_error(run.bin_s, exclude=idle_window(p))
+
+
+def idle_resolution(p: Plan, mbps: float) -> float:
+    """One datagram over the idle bins, as a relative error in %."""
+    seconds = p.duration - 0.1 - (idle_window(p)[1] - idle_window(p)[0])
+    return 100 * 8 * SIZE / (mbps * 1e6 * seconds)
 
 
 def sim_error(o, mbps: float) -> float:
@@ -267,14 +281,16 @@ def compare(res: dict, quick: bool) -> list[Row]:
             )
             for m in carried
         ]
-        big = [(r, s) for r, s in pairs if abs(r) >= 1.0]
+        # a difference of a few datagrams is measurement resolution, not clock behaviour
+        floor = {m: max(1.0, 3 * idle_resolution(p, m)) for m in carried}
+        big = [(r, s) for (r, s), m in zip(pairs, carried, strict=True) if abs(r) >= floor[m]]
         if big:
             ok = all(0.5 <= s / r <= 2.0 for r, s in big if r)
             rows.append(
                 Row(
                     exp,
                     "relative error, real / simulated",
-                    f"{engine}, rates with ≥ 1 %",
+                    f"{engine}, rates where it is ≥ 1 % (and ≥ 3 datagrams)",
                     "—",
                     [f"{r:.1f}/{s:.1f}" for r, s in big],
                     "%",
@@ -282,18 +298,18 @@ def compare(res: dict, quick: bool) -> list[Row]:
                     ok,
                 )
             )
-        small = [(r, s) for r, s in pairs if abs(r) < 1.0]
+        small = [(r, s) for (r, s), m in zip(pairs, carried, strict=True) if abs(r) < floor[m]]
         if small:
-            ok = all(abs(s) < 1.0 for _, s in small)
+            ok = all(abs(s) < max(1.0, abs(r) * 2) for r, s in small)
             rows.append(
                 Row(
                     exp,
                     "relative error, real / simulated",
-                    f"{engine}, rates with < 1 %",
+                    f"{engine}, rates where it is small",
                     "—",
                     [f"{r:.2f}/{s:.2f}" for r, s in small],
                     "%",
-                    "both below 1 %",
+                    "simulated below max(1 %, 2 × real)",
                     ok,
                 )
             )
