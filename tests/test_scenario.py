@@ -1006,6 +1006,7 @@ def test_resolve_rmc_consumer_on_an_os_clock():
                 "type": "os",
                 "tg_ns": 1_000_000,
                 "wait": {"type": "exponential", "mean_ns": 50_000},
+                "load": None,
             },
             **CONSUMER_DEFAULTS,
         },
@@ -1066,6 +1067,7 @@ def test_resolve_os_clock_with_a_mean_waiting_time():
         "type": "os",
         "tg_ns": 10_000_000,
         "wait": {"type": "exponential", "mean_ns": 50_000},
+        "load": None,
     }
 
 
@@ -1081,6 +1083,7 @@ def test_resolve_os_clock_with_a_profile(tmp_path):
             "type": "os",
             "tg_ns": 4_000_000,
             "wait": {"type": "empirical", "samples_ns": [3_000, 17_000, 52_000]},
+            "load": None,
         },
     )
     keys |= {"clock_profile_state": "load", "clock_granularity": "1ms"}
@@ -1088,6 +1091,15 @@ def test_resolve_os_clock_with_a_profile(tmp_path):
     assert engine_and_clock(s)[1] == {
         "type": "os",
         "tg_ns": 1_000_000,
+        "wait": {"type": "empirical", "samples_ns": [120_000, 900_000]},
+        "load": None,
+    }
+    # a load window replays the "load" samples in it
+    keys |= {"clock_profile_state": "idle", "clock_load_window": "1s-2s"}
+    s = Scenario.from_dict(seed_003(**keys).data, base_dir=tmp_path)
+    assert engine_and_clock(s)[1]["load"] == {
+        "start_ns": 1_000_000_000,
+        "end_ns": 2_000_000_000,
         "wait": {"type": "empirical", "samples_ns": [120_000, 900_000]},
     }
 
@@ -1134,7 +1146,12 @@ def test_the_documented_seed_003_examples_are_valid(tmp_path):
     assert [(c["engine"], c["clock"]) for c in consumers] == [
         (
             {"type": "rmc", "kr": 1.0, "period_ns": 1_000_000},
-            {"type": "os", "tg_ns": 1_000_000, "wait": {"type": "exponential", "mean_ns": 50_000}},
+            {
+                "type": "os",
+                "tg_ns": 1_000_000,
+                "wait": {"type": "exponential", "mean_ns": 50_000},
+                "load": None,
+            },
         )
     ]
     assert s.warnings == []

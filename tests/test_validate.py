@@ -1187,3 +1187,29 @@ def test_multipath_only_with_mircc():
         '[[apps]]\nnode = "C"\nkind = "consumer"\nprefix = "/p"\nrate = 10\nmultipath = true\n'
     )
     assert any(p.key.endswith("multipath") for p in errs)
+
+
+def _clock_consumer(**extra) -> str:
+    keys = "".join(f"{k} = {v}\n" for k, v in extra.items())
+    return (
+        '[scenario]\nduration = "3s"\n[[links]]\nbetween = ["C", "P"]\nbandwidth = "1Mbps"\n'
+        'delay = "1ms"\n[[apps]]\nnode = "P"\nkind = "producer"\nprefix = "/p"\n'
+        '[[apps]]\nnode = "C"\nkind = "consumer"\nprefix = "/p"\nrate = 10\nclock = "os"\n' + keys
+    )
+
+
+def test_clock_load_window_needs_a_profile():
+    errs = problems(_clock_consumer(clock_wait_mean='"50us"', clock_load_window='"1s-2s"'))
+    assert any(p.key.endswith("clock_load_window") and "profile" in p.fix for p in errs)
+
+
+def test_clock_load_window_must_be_start_end(tmp_path):
+    profile = tmp_path / "c.json"
+    profile.write_text(
+        '{"version": 1, "granularity_ns": 1000, "profiles": {"idle": {"samples_ns": [1]},'
+        ' "load": {"samples_ns": [2]}}}'
+    )
+    for window in ('"2s-1s"', '"soon"', '"1s-2s-3s"'):
+        text = _clock_consumer(clock_profile='"c.json"', clock_load_window=window)
+        errs = problems(text, base_dir=tmp_path)
+        assert any(p.key.endswith("clock_load_window") for p in errs), window

@@ -88,6 +88,7 @@ _CONSUMER_KEYS = (
     "engine",
     "tick", "smoothing", "granularity", "max_owed", "kr", "period",
     "clock", "clock_granularity", "clock_wait_mean", "clock_profile", "clock_profile_state",
+    "clock_load_window",
     "lifetime", "timeout", "retransmit", "max_transmissions", "start_seq",
     "max_seq",
 )  # fmt: skip
@@ -114,6 +115,7 @@ _CLOCK_KEYS = {
     "clock_wait_mean": ("os",),
     "clock_profile": ("os",),
     "clock_profile_state": ("os",),
+    "clock_load_window": ("os",),
 }
 DEFAULT_CLOCK_GRANULARITY_NS = 1_000_000  # 1 ms: seed 003's Linux, HZ = 1000
 DEFAULT_RMC_PERIOD_NS = 1_000_000  # Ts = 1 ms
@@ -1546,10 +1548,56 @@ class _Resolver:
                 return _INVALID
             return {"type": "granular", "tg_ns": DEFAULT_CLOCK_GRANULARITY_NS if tg is None else tg}
         wait = self.read_clock_wait(t)
-        if _invalid(tg, wait):
+        load = self.read_clock_load(t)
+        if _invalid(tg, wait, load):
             return _INVALID
         spec, profile_tg = wait
-        return {"type": "os", "tg_ns": profile_tg if tg is None else tg, "wait": spec}
+        return {
+            "type": "os",
+            "tg_ns": profile_tg if tg is None else tg,
+            "wait": spec,
+            "load": load,
+        }
+
+    def read_clock_load(self, t: _Table) -> Any:
+        """`clock_load_window = "START-END"`: wake-ups in that window draw from the profile's
+        "load" waiting times (a CPU-load phase). None without it, _INVALID after reporting."""
+        if "clock_load_window" not in t.data:
+            return None
+        text = t.get("clock_load_window", _string)
+        if _invalid(text):
+            return _INVALID
+        file = t.data.get("clock_profile")
+        if not isinstance(file, str):
+            t.error(
+                "clock_load_window",
+                "a load window replays the 'load' waiting times of a measured clock profile",
+                'add clock_profile = "clock.json" (measured by `ndncc clock-probe`)',
+            )
+            return _INVALID
+        parts = text.split("-")
+        try:
+            if len(parts) != 2:
+                raise UnitError("expected START-END", 'write e.g. "20s-40s"')
+            start, end = (parse_time(x.strip()) for x in parts)
+        except UnitError as e:
+            t.error("clock_load_window", f"{text!r}: {e.problem}", e.fix)
+            return _INVALID
+        if end <= start:
+            t.error(
+                "clock_load_window",
+                f"{text!r}: the window ends before it starts",
+                'write START-END with START < END, e.g. "20s-40s"',
+            )
+            return _INVALID
+        profile = self.clock_profile(t, file, "load")
+        if profile is None:
+            return _INVALID
+        return {
+            "start_ns": start,
+            "end_ns": end,
+            "wait": {"type": "empirical", "samples_ns": sorted(profile[1])},
+        }
 
     def read_clock_wait(self, t: _Table) -> Any:
         """The waiting-time distribution of an OS clock and the granularity it implies (the

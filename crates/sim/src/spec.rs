@@ -360,8 +360,23 @@ pub enum ClockSpec {
     Ideal,
     /// Timers fire at the next multiple of `tg_ns`, never at once.
     Granular { tg_ns: u64 },
-    /// Granular plus a waiting time per wake-up.
-    Os { tg_ns: u64, wait: WaitSpec },
+    /// Granular plus a waiting time per wake-up; during `load` wake-ups draw from its
+    /// distribution instead.
+    Os {
+        tg_ns: u64,
+        wait: WaitSpec,
+        #[serde(default)]
+        load: Option<LoadSpec>,
+    },
+}
+
+/// A CPU-load phase of an OS clock: [start_ns, end_ns) with its own waiting times.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LoadSpec {
+    pub start_ns: u64,
+    pub end_ns: u64,
+    pub wait: WaitSpec,
 }
 
 /// The waiting-time distribution of an OS clock.
@@ -565,9 +580,13 @@ impl ScenarioSpec {
                     let bad_clock = match &c.clock {
                         ClockSpec::Ideal => false,
                         ClockSpec::Granular { tg_ns } => *tg_ns == 0,
-                        ClockSpec::Os { tg_ns, wait } => {
+                        ClockSpec::Os { tg_ns, wait, load } => {
+                            let empty = |w: &WaitSpec| matches!(w, WaitSpec::Empirical { samples_ns } if samples_ns.is_empty());
                             *tg_ns == 0
-                                || matches!(wait, WaitSpec::Empirical { samples_ns } if samples_ns.is_empty())
+                                || empty(wait)
+                                || load
+                                    .as_ref()
+                                    .is_some_and(|l| l.end_ns <= l.start_ns || empty(&l.wait))
                         }
                     };
                     if bad_clock {

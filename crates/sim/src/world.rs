@@ -94,6 +94,20 @@ fn queue_limit(q: QueueSpec) -> QueueLimit {
     }
 }
 
+/// A waiting-time distribution of the core from its spec.
+fn wait_dist(w: &WaitSpec) -> WaitDist {
+    match w {
+        WaitSpec::Exponential { mean_ns } => WaitDist::Exponential {
+            mean: Duration(*mean_ns),
+        },
+        WaitSpec::Empirical { samples_ns } => {
+            let mut samples_ns = samples_ns.clone();
+            samples_ns.sort_unstable();
+            WaitDist::Empirical { samples_ns }
+        }
+    }
+}
+
 /// The clock model of a consumer's sending loop.
 fn clock_model(c: &ClockSpec) -> ClockModel {
     match c {
@@ -101,18 +115,12 @@ fn clock_model(c: &ClockSpec) -> ClockModel {
         ClockSpec::Granular { tg_ns } => ClockModel::Granular {
             tg: Duration(*tg_ns),
         },
-        ClockSpec::Os { tg_ns, wait } => ClockModel::Os {
+        ClockSpec::Os { tg_ns, wait, load } => ClockModel::Os {
             tg: Duration(*tg_ns),
-            wait: match wait {
-                WaitSpec::Exponential { mean_ns } => WaitDist::Exponential {
-                    mean: Duration(*mean_ns),
-                },
-                WaitSpec::Empirical { samples_ns } => {
-                    let mut samples_ns = samples_ns.clone();
-                    samples_ns.sort_unstable();
-                    WaitDist::Empirical { samples_ns }
-                }
-            },
+            wait: wait_dist(wait),
+            load: load
+                .as_ref()
+                .map(|l| (Instant(l.start_ns), Instant(l.end_ns), wait_dist(&l.wait))),
         },
     }
 }

@@ -330,6 +330,7 @@ fn send_loops_on_a_coarse_clock_rmc_holds_the_rate_rfc3448_without_bursts_does_n
     let clock = ClockSpec::Os {
         tg_ns: MS,
         wait: WaitSpec::Exponential { mean_ns: 50_000 },
+        load: None,
     };
     let sent = |engine: EngineSpec| {
         let mut spec = line([1_000_000_000; 3], MS, 20_000.0, S);

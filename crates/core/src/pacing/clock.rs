@@ -52,6 +52,9 @@ pub enum ClockModel {
     Os {
         tg: Duration,
         wait: WaitDist,
+        /// A window [start, end) in which wake-ups draw from another distribution (a CPU load
+        /// phase, e.g. the "load" profile of `ndncc clock-probe`).
+        load: Option<(Instant, Instant, WaitDist)>,
     },
 }
 
@@ -69,7 +72,14 @@ impl ClockModel {
         match self {
             ClockModel::Ideal => requested.max(now),
             ClockModel::Granular { tg } => granular(now, requested, *tg),
-            ClockModel::Os { tg, wait } => granular(now, requested, *tg) + wait.draw(rng),
+            ClockModel::Os { tg, wait, load } => {
+                let fire = granular(now, requested, *tg);
+                let dist = match load {
+                    Some((start, end, w)) if fire >= *start && fire < *end => w,
+                    _ => wait,
+                };
+                fire + dist.draw(rng)
+            }
         }
     }
 }
@@ -121,6 +131,7 @@ mod tests {
             wait: WaitDist::Exponential {
                 mean: Duration(50_000),
             },
+            load: None,
         };
         let mut rng = RngStream::new(1, 0, StreamKind::App, 0);
         let n = 20_000;
@@ -135,5 +146,35 @@ mod tests {
         for _ in 0..100 {
             assert!([10, 20, 30].contains(&e.draw(&mut rng).0));
         }
+    }
+
+    #[test]
+    fn a_load_window_switches_the_waiting_time_distribution() {
+        let c = ClockModel::Os {
+            tg: Duration(1),
+            wait: WaitDist::Empirical {
+                samples_ns: vec![5],
+            },
+            load: Some((
+                Instant(1_000),
+                Instant(2_000),
+                WaitDist::Empirical {
+                    samples_ns: vec![500],
+                },
+            )),
+        };
+        let mut rng = RngStream::new(1, 0, StreamKind::App, 0);
+        assert_eq!(
+            c.fire_time(Instant(0), Instant(100), &mut rng),
+            Instant(105)
+        );
+        assert_eq!(
+            c.fire_time(Instant(0), Instant(1_500), &mut rng),
+            Instant(2_000)
+        );
+        assert_eq!(
+            c.fire_time(Instant(0), Instant(2_000), &mut rng),
+            Instant(2_005)
+        );
     }
 }

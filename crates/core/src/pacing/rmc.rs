@@ -109,6 +109,7 @@ mod tests {
             wait: WaitDist::Exponential {
                 mean: Duration(200_000),
             },
+            load: None,
         };
         let out = drive(&mut e, &clock, Instant(2_000 * MS));
         let sent: u64 = out.iter().map(|&(_, n)| n as u64).sum();
