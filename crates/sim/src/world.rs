@@ -47,7 +47,10 @@ struct LinkDir {
     delay: Duration,
     loss: f64,
     rng: RngStream,
-    busy: bool,
+    /// The link is serializing until this instant.
+    busy_until: Instant,
+    /// A `TxDone` event is scheduled (only when packets wait behind the one on the wire).
+    tx_pending: bool,
     in_flight: VecDeque<Packet>,
 }
 
@@ -313,7 +316,8 @@ impl<'a> World<'a> {
                         StreamKind::Link,
                         name_key(&[&spec.nodes[from].name, &spec.nodes[to].name, &ordinal]),
                     ),
-                    busy: false,
+                    busy_until: Instant::ZERO,
+                    tx_pending: false,
                     in_flight: VecDeque::new(),
                 });
             }
@@ -369,8 +373,16 @@ impl<'a> World<'a> {
         let mut ready = std::mem::take(&mut self.ready);
         for face in ready.drain(..) {
             if let Some(d) = self.face_dir[n as usize][face.0 as usize] {
-                if !self.links[d as usize].busy {
+                let l = &mut self.links[d as usize];
+                if l.tx_pending {
+                    continue; // the link will pull the queue when it is free
+                }
+                if l.busy_until <= self.now {
                     self.start_tx(d);
+                } else {
+                    l.tx_pending = true;
+                    let at = l.busy_until;
+                    self.schedule(at, EventKind::TxDone, d);
                 }
             }
         }
@@ -384,13 +396,19 @@ impl<'a> World<'a> {
         }
     }
 
+    /// Puts the next waiting packet of link direction `d` on the wire. A `TxDone` event is
+    /// scheduled only if more packets wait; otherwise the link just records when it frees up
+    /// (most links are lightly loaded: this spares an event per packet).
     fn start_tx(&mut self, d: u32) {
         let l = &mut self.links[d as usize];
-        let Some(p) = self.nodes[l.from as usize].poll_transmit(l.from_face) else {
+        let node = &mut self.nodes[l.from as usize];
+        let Some(p) = node.poll_transmit(l.from_face) else {
             return;
         };
-        l.busy = true;
+        let more = node.fwd.faces()[l.from_face.0 as usize].queue_len() > 0;
         let done = self.now + l.bandwidth.serialization(p.size());
+        l.busy_until = done;
+        l.tx_pending = more;
         let lost = l.rng.chance(l.loss);
         let arrive = done + l.delay;
         if lost {
@@ -398,7 +416,9 @@ impl<'a> World<'a> {
         } else {
             l.in_flight.push_back(p);
         }
-        self.schedule(done, EventKind::TxDone, d);
+        if more {
+            self.schedule(done, EventKind::TxDone, d);
+        }
         if !lost {
             self.schedule(arrive, EventKind::Arrive, d);
         }
@@ -407,7 +427,7 @@ impl<'a> World<'a> {
     fn step(&mut self, kind: EventKind, idx: u32) {
         match kind {
             EventKind::TxDone => {
-                self.links[idx as usize].busy = false;
+                self.links[idx as usize].tx_pending = false;
                 self.start_tx(idx);
             }
             EventKind::Arrive => {

@@ -103,7 +103,10 @@ impl FwCore {
             return SendOutcome::Refused(None);
         };
         let interest = entry.interest;
-        let prefix = self.fib_prefix(name);
+        let prefix = match self.module {
+            RouterModule::None => name.base, // unused without a module: skip the lookup
+            _ => self.fib_prefix(name),
+        };
         match self
             .module
             .on_interest_out(now, face, prefix, &interest, &self.faces)
