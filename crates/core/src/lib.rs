@@ -26,6 +26,7 @@ pub mod rng;
 pub mod schemes;
 pub mod table;
 pub mod time;
+pub mod timers;
 
 pub use face::FaceId;
 pub use name::{Name, NameId, NameTable};

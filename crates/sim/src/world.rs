@@ -15,7 +15,6 @@ use ndncc_core::schemes::mircc::{MirccConfig, MirccConsumer, MirccRouter};
 use ndncc_core::schemes::sf::{SfConfig, SfConsumer, SfRouter};
 use ndncc_core::schemes::RouterModule;
 use ndncc_core::{BitRate, Duration, FaceId, Instant, NameTable, Node, Packet, PacketRate};
-use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::sync::Arc;
 
@@ -51,7 +50,9 @@ struct LinkDir {
     busy_until: Instant,
     /// A `TxDone` event is scheduled (only when packets wait behind the one on the wire).
     tx_pending: bool,
-    in_flight: VecDeque<Packet>,
+    /// Packets on the wire with their arrival instants, in order (a link never reorders);
+    /// only the head has an `Arrive` event, so the event queue holds one per busy link.
+    in_flight: VecDeque<(Instant, Packet)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -62,8 +63,38 @@ enum EventKind {
     Sample,
 }
 
-/// Events are ordered by (time, seq): ties run in scheduling order.
-type Event = Reverse<(u64, u64, EventKind, u32)>;
+/// An event, ordered by `key` = (time << 64) | seq alone: ties run in scheduling order, and
+/// one integer comparison orders two events.
+#[derive(Clone, Copy, Debug)]
+struct Event {
+    key: u128,
+    kind: EventKind,
+    idx: u32,
+}
+
+impl Event {
+    fn time(&self) -> u64 {
+        (self.key >> 64) as u64
+    }
+}
+
+impl PartialEq for Event {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+impl Eq for Event {}
+impl PartialOrd for Event {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Event {
+    /// Reversed: the standard max-heap then pops the earliest event.
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        o.key.cmp(&self.key)
+    }
+}
 
 /// Where a global app index lives.
 #[derive(Clone, Copy)]
@@ -363,7 +394,11 @@ impl<'a> World<'a> {
 
     fn schedule(&mut self, at: Instant, kind: EventKind, idx: u32) {
         self.seq += 1;
-        self.events.push(Reverse((at.0, self.seq, kind, idx)));
+        self.events.push(Event {
+            key: (u128::from(at.0) << 64) | u128::from(self.seq),
+            kind,
+            idx,
+        });
     }
 
     /// After a node acted: start idle links it has packets for, and keep its timer current.
@@ -411,15 +446,16 @@ impl<'a> World<'a> {
         l.tx_pending = more;
         let lost = l.rng.chance(l.loss);
         let arrive = done + l.delay;
+        let first_on_wire = l.in_flight.is_empty();
         if lost {
             self.link_losses += 1;
         } else {
-            l.in_flight.push_back(p);
+            l.in_flight.push_back((arrive, p));
         }
         if more {
             self.schedule(done, EventKind::TxDone, d);
         }
-        if !lost {
+        if !lost && first_on_wire {
             self.schedule(arrive, EventKind::Arrive, d);
         }
     }
@@ -432,8 +468,11 @@ impl<'a> World<'a> {
             }
             EventKind::Arrive => {
                 let l = &mut self.links[idx as usize];
-                let p = l.in_flight.pop_front().expect("in-flight packet");
+                let (_, p) = l.in_flight.pop_front().expect("in-flight packet");
                 let (to, face) = (l.to, l.to_face);
+                if let Some(&(next, _)) = l.in_flight.front() {
+                    self.schedule(next, EventKind::Arrive, idx);
+                }
                 self.packet_hops += 1;
                 self.nodes[to as usize].handle_packet(self.now, face, p);
                 self.after_node(to);
@@ -466,7 +505,8 @@ impl<'a> World<'a> {
         }
         let end = self.spec.duration_ns;
         let every = opts.progress_every.max(1);
-        while let Some(&Reverse((t, _, kind, idx))) = self.events.peek() {
+        while let Some(&ev) = self.events.peek() {
+            let (t, kind, idx) = (ev.time(), ev.kind, ev.idx);
             if t >= end {
                 break;
             }

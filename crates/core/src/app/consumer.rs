@@ -12,9 +12,9 @@ use crate::pacing::{ClockModel, Engine, SendingEngine};
 use crate::packet::{Data, Interest, Nack, Packet};
 use crate::rng::RngStream;
 use crate::time::{Duration, Instant, PacketRate};
+use crate::timers::TimerQueue;
 use rustc_hash::FxHashMap;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 #[derive(Clone, Debug)]
 pub struct ConsumerConfig {
@@ -95,7 +95,7 @@ pub struct Consumer {
     next_seq: u64,
     pending: FxHashMap<u64, Pending>,
     retx_queue: VecDeque<(u64, Pending)>,
-    deadlines: BinaryHeap<Reverse<(Instant, u64)>>,
+    deadlines: TimerQueue<u64>,
     rate: Option<PacketRate>,
     pub rtt: RttEstimator,
     pub stats: ConsumerStats,
@@ -122,7 +122,7 @@ impl Consumer {
             next_seq,
             pending: FxHashMap::default(),
             retx_queue: VecDeque::new(),
-            deadlines: BinaryHeap::new(),
+            deadlines: TimerQueue::default(),
             rate: None,
             rtt: RttEstimator::default(),
             stats: ConsumerStats::default(),
@@ -202,7 +202,7 @@ impl Consumer {
                 deadline,
             },
         );
-        self.deadlines.push(Reverse((deadline, seq)));
+        self.deadlines.push(deadline, seq);
         self.stats.interests_sent += 1;
         let mut interest = Interest::new(
             Name::new(self.cfg.prefix, seq),
@@ -317,7 +317,7 @@ impl Consumer {
         if !self.active {
             return None;
         }
-        let deadline = self.deadlines.peek().map(|Reverse((t, _))| *t);
+        let deadline = self.deadlines.peek().map(|(t, _)| t);
         let engine = match self.controller.target() {
             Target::Rate(_) if self.has_more() => self.engine_timer.map(|(_, fire)| fire),
             _ => None,
@@ -332,7 +332,7 @@ impl Consumer {
         if !self.active {
             return;
         }
-        while let Some(&Reverse((t, seq))) = self.deadlines.peek() {
+        while let Some((t, seq)) = self.deadlines.peek() {
             if t > now {
                 break;
             }

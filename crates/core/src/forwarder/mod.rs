@@ -16,9 +16,8 @@ use crate::table::cs::ContentStore;
 use crate::table::fib::Fib;
 use crate::table::pit::Pit;
 use crate::time::{Duration, Instant};
+use crate::timers::TimerQueue;
 use smallvec::SmallVec;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 pub use strategy::Strategy;
 
@@ -73,7 +72,7 @@ pub struct FwCore {
     /// Net faces whose transmit queue went from empty to non-empty, drained by the driver.
     pub ready: Vec<FaceId>,
     pub rng: RngStream,
-    pit_timers: BinaryHeap<Reverse<(Instant, Name)>>,
+    pit_timers: TimerQueue<Name>,
     queued_interests: usize,
 }
 
@@ -180,7 +179,7 @@ impl FwCore {
     }
 
     fn schedule_expiry(&mut self, at: Instant, name: Name) {
-        self.pit_timers.push(Reverse((at, name)));
+        self.pit_timers.push(at, name);
     }
 
     /// Releases Interests held by the router module on every face it now lets go.
@@ -241,7 +240,7 @@ impl Forwarder {
                 app_out: Vec::new(),
                 ready: Vec::new(),
                 rng,
-                pit_timers: BinaryHeap::new(),
+                pit_timers: TimerQueue::default(),
                 queued_interests: 0,
             },
             strategy: config.strategy,
@@ -417,7 +416,7 @@ impl Forwarder {
 
     /// When the forwarder next needs [`Forwarder::on_timeout`] (PIT expiry, module tick).
     pub fn poll_timeout(&self) -> Option<Instant> {
-        let pit = self.core.pit_timers.peek().map(|Reverse((t, _))| *t);
+        let pit = self.core.pit_timers.peek().map(|(t, _)| t);
         let tick = self.tick.map(|(_, t)| t);
         match (pit, tick) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -428,7 +427,7 @@ impl Forwarder {
     /// Expires PIT entries and runs the module tick.
     pub fn on_timeout(&mut self, now: Instant) {
         let core = &mut self.core;
-        while let Some(&Reverse((t, name))) = core.pit_timers.peek() {
+        while let Some((t, name)) = core.pit_timers.peek() {
             if t > now {
                 break;
             }

@@ -1,0 +1,95 @@
+//! A timer queue for deadlines that mostly arrive in order.
+//!
+//! Deadlines of one kind (PIT expiries, Interest timeouts) are usually pushed in nondecreasing
+//! order, because they are "now + a constant". Those go to a FIFO; the rare earlier ones go to
+//! a binary heap. Popping takes the smaller of the two fronts (ties: the full key decides, then
+//! the FIFO), so the order is exactly that of a single priority queue keyed by `(time, item)`
+//! whenever items pushed at equal times arrive in increasing order — and the common case costs
+//! O(1) instead of O(log n).
+
+use crate::time::Instant;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+#[derive(Clone, Debug)]
+pub struct TimerQueue<T: Ord + Copy> {
+    fifo: VecDeque<(Instant, T)>,
+    heap: BinaryHeap<Reverse<(Instant, T)>>,
+}
+
+impl<T: Ord + Copy> Default for TimerQueue<T> {
+    fn default() -> Self {
+        TimerQueue {
+            fifo: VecDeque::new(),
+            heap: BinaryHeap::new(),
+        }
+    }
+}
+
+impl<T: Ord + Copy> TimerQueue<T> {
+    pub fn push(&mut self, at: Instant, item: T) {
+        match self.fifo.back() {
+            Some(&(t, i)) if (at, item) < (t, i) => self.heap.push(Reverse((at, item))),
+            _ => self.fifo.push_back((at, item)),
+        }
+    }
+
+    /// The earliest (time, item).
+    pub fn peek(&self) -> Option<(Instant, T)> {
+        let f = self.fifo.front().copied();
+        let h = self.heap.peek().map(|Reverse(x)| *x);
+        match (f, h) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<(Instant, T)> {
+        let f = self.fifo.front().copied();
+        let h = self.heap.peek().map(|Reverse(x)| *x);
+        match (f, h) {
+            (Some(a), Some(b)) if b < a => self.heap.pop().map(|Reverse(x)| x),
+            (Some(_), _) => self.fifo.pop_front(),
+            (None, Some(_)) => self.heap.pop().map(|Reverse(x)| x),
+            (None, None) => None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.fifo.len() + self.heap.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pops_in_key_order_like_a_heap() {
+        let mut q = TimerQueue::default();
+        let mut h = BinaryHeap::new();
+        let mut x: u64 = 12345;
+        for i in 0..2000u32 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // mostly increasing, sometimes earlier
+            let t = if x % 7 == 0 {
+                i as u64 / 2
+            } else {
+                i as u64 * 3
+            };
+            q.push(Instant(t), i);
+            h.push(Reverse((Instant(t), i)));
+        }
+        while let Some(Reverse(e)) = h.pop() {
+            assert_eq!(q.peek(), Some(e));
+            assert_eq!(q.pop(), Some(e));
+        }
+        assert!(q.is_empty());
+    }
+}
