@@ -136,8 +136,9 @@ impl Node {
                     continue;
                 }
                 let mut out = std::mem::take(&mut self.scratch);
-                let names = self.fwd.core.names.clone();
-                self.apps[i].app.handle_packet(now, &names, p, &mut out);
+                // disjoint fields: no need to clone the shared name table per packet
+                let names = &self.fwd.core.names;
+                self.apps[i].app.handle_packet(now, names, p, &mut out);
                 self.send_from_app(now, i, &mut out);
                 self.scratch = out;
                 self.reschedule(i);
