@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from ndncc import realtime
 from ndncc.cli import main
+from ndncc.scenario import read_clock_profile
 
 
 def children_of(pid: int) -> list[int]:
@@ -137,12 +138,36 @@ def test_sendloop_bad_flags_exit_3(argv, tmp_path, capsys):
 
 
 def test_clock_probe_writes_a_profile_the_scenarios_accept(tmp_path):
-    out = tmp_path / "p.json"
-    assert main(["clock-probe", "--out", str(out), "--count", "50", "--load", "1"]) == 0
+    out = tmp_path / "sub" / "p.json"
+    argv = ["clock-probe", "--out", str(out), "--duration", "0.5s", "--load", "1"]
+    assert main(argv) == 0
     data = json.loads(out.read_text())
     assert set(data["profiles"]) == {"idle", "load"}
-    assert len(data["profiles"]["idle"]["samples_ns"]) == 50
-    assert data["granularity_ns"] > 0
+    assert set(data["sleep_only"]) == {"idle", "load"}
+    assert data["period_ns"] == 100_000 and data["packet_size"] == 1500
+    for state in ("idle", "load"):
+        granularity, samples = read_clock_profile(out, state)
+        assert granularity == data["granularity_ns"] > 0
+        # a sender due every 100 µs for 0.4-0.5 s wakes thousands of times, never early
+        assert len(samples) > 100 and min(samples) >= 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--period", "0s"],
+        ["--period", "soon"],
+        ["--duration", "0.1s"],
+        ["--duration", "3"],
+        ["--size", "0"],
+        ["--load", "-1"],
+        ["--out", "/proc/no/such/dir/p.json"],
+    ],
+)
+def test_clock_probe_bad_flags_exit_3_before_measuring(argv, tmp_path, capsys):
+    base = ["clock-probe", "--out", str(tmp_path / "p.json")]
+    assert main([*base, *argv]) == 3
+    assert capsys.readouterr().err.startswith("error: ")
 
 
 def test_relative_error_uses_full_bins_only():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 
+import pytest
 from ndncc import experiments
 from ndncc.experiments import rmc
 from ndncc.experiments.common import COMPARISON_COLUMNS
@@ -14,7 +15,7 @@ def test_tiny_rmc_reproduction_produces_every_output(tmp_path, monkeypatch):
     monkeypatch.setattr(rmc, "RATES_MBPS", [1, 50])
     monkeypatch.setattr(rmc, "KRS", [0.2, 1.0, 1.8])
     monkeypatch.setattr(
-        rmc, "plan", lambda quick: rmc.Plan(0.6, (0.2, 0.4), 1, (0.2, 0.4, 0.6), 50)
+        rmc, "plan", lambda quick: rmc.Plan(0.6, (0.2, 0.4), 1, (0.2, 0.4, 0.6), 0.5)
     )
     rep = experiments.reproduce("rmc", tmp_path, quick=True, n_jobs=1)
     with open(rep.comparison, newline="") as f:
@@ -31,3 +32,19 @@ def test_tiny_rmc_reproduction_produces_every_output(tmp_path, monkeypatch):
     ]
     assert "Clock probe" in rep.report.read_text()
     assert (tmp_path / "clock-profile.json").is_file()
+
+
+def test_simulated_error_over_the_run_and_a_window():
+    import pandas as pd
+
+    # 1.2 Mbit/s of 1500-byte packets = 100 packets/s; rows stamped at their 100 ms bin's end
+    times = [round(0.1 * k, 1) for k in range(1, 11)]
+    sent = [5, 10, 10, 10, 5, 5, 10, 10, 10, 10]  # half the rate in (0.4, 0.6]
+
+    class Outcome:
+        frames = {"series": pd.DataFrame({"time_s": times, "interests": sent})}
+
+    # the first bin is skipped: 80 of the 90 packets owed in (0.1, 1.0]
+    assert rmc.sim_error(Outcome, 1.2) == pytest.approx(1 - 80 / 90)
+    assert rmc.sim_error(Outcome, 1.2, (0.4, 0.6)) == pytest.approx(0.5)
+    assert rmc.sim_error(Outcome, 1.2, (0.6, 1.0)) == pytest.approx(0.0)

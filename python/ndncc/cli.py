@@ -380,21 +380,36 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
 
 def cmd_clock_probe(args: argparse.Namespace) -> int:
     from . import realtime
-    from .units import UnitError
+    from .units import UnitError, parse_time
 
-    if args.count < 10:
-        raise InputError("--count must be at least 10")
+    if args.load < 0:
+        raise InputError("--load must be 0 or more processes")
+    if not 1 <= args.size <= 65507:
+        raise InputError("--size must be between 1 and 65507 bytes (a UDP datagram)")
     try:
-        data = realtime.clock_probe(
-            args.out, requested=args.requested, count=args.count, load_procs=args.load
-        )
+        seconds = parse_time(args.duration) / 1e9
+        period = parse_time(args.period)
     except UnitError as e:
         raise InputError(f"{e.problem} ({e.fix})") from e
+    if period <= 0:
+        raise InputError(f"--period {args.period!r} must be positive (e.g. 100us)")
+    if seconds < 0.5:
+        raise InputError(f"--duration {args.duration!r} must be at least 0.5s")
+    out = Path(args.out)
+    try:
+        # fail before measuring, not after: the directory must exist and take the file
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.touch()
+    except OSError as e:
+        raise InputError(f"--out {args.out}: cannot write there ({e.strerror})") from e
+    data = realtime.clock_probe(
+        out, period=args.period, size=args.size, seconds=seconds, load_procs=args.load
+    )
     console = _console()
     for name, p in data["profiles"].items():
         q = p["quantiles_ns"]
         console.print(
-            f"{name}: sleep({args.requested}) overshoot p50 {q['p50'] / 1e3:.1f} µs, "
+            f"{name}: {len(p['samples_ns'])} wake-ups, waiting time p50 {q['p50'] / 1e3:.1f} µs, "
             f"p99 {q['p99'] / 1e3:.1f} µs, max {q['max'] / 1e3:.1f} µs",
             markup=False,
         )
@@ -528,13 +543,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     cp = sub.add_parser(
         "clock-probe",
-        help="measure the OS clock's sleep overshoot (a clock model for the simulator)",
-        description="Sleep many times, idle and under busy-wait load, and save the measured "
-        "overshoots as a JSON clock profile (scenario key clock_profile).",
+        help="measure how late a sender's wake-ups come (a clock model for the simulator)",
+        description="Run a UDP send loop on loopback (one datagram per wake-up, a wake-up due "
+        "every --period), idle and then under busy-wait load, and save how much later than "
+        "due each wake-up came as a JSON clock profile (scenario key clock_profile).",
     )
     cp.add_argument("--out", default="clock-profile.json", help="profile file to write")
-    cp.add_argument("--requested", default="100us", help="sleep length to measure (100us)")
-    cp.add_argument("--count", type=int, default=2000, help="sleeps per state (2000)")
+    cp.add_argument("--period", default="100us", help="time between the probe's wake-ups (100us)")
+    cp.add_argument("--size", type=int, default=1500, help="datagram size in bytes (1500)")
+    cp.add_argument("--duration", default="3s", help="measuring time per state, idle and load (3s)")
     cp.add_argument(
         "--load",
         type=int,

@@ -5,8 +5,8 @@
 * :class:`LoadWindow` starts bounded busy-wait processes for a time window and always stops
   them: each child asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG``), so
   the load never outlives the command, even if the command is killed.
-* :func:`clock_probe` measures how late sleeps return, idle and under load, and writes the
-  empirical clock model the simulator's ``clock = "os"`` / ``clock_profile`` replays.
+* :func:`clock_probe` measures how late a sender's wake-ups come, idle and under load, and
+  writes the empirical clock model the simulator's ``clock = "os"`` / ``clock_profile`` replays.
 """
 
 from __future__ import annotations
@@ -136,6 +136,11 @@ class SendLoopRun:
     load: tuple[float, float, int] | None = None
     #: (time s, packets) of every sending wake-up, when traced
     wakes: list[tuple[float, int]] = field(default_factory=list)
+    #: waiting time (ns) of every wake-up and its time (s), when traced: how much later than it
+    #: could have the loop woke (the sleep's overshoot, plus the previous wake-up's work when
+    #: the loop is behind) — the t_w of the simulator's ``os`` clock
+    wait_t: list[float] = field(default_factory=list)
+    wait_ns: list[int] = field(default_factory=list)
 
     def requested_bps(self, t: float) -> float:
         """The requested rate at time t (bits/s)."""
@@ -199,6 +204,7 @@ def sendloop(
     steps: list[tuple[float, float]] | None = None,
     target: str | None = None,
     trace_wakes: bool = False,
+    trace_waits: bool = False,
 ) -> SendLoopRun:
     """Runs the native send loop; `rate` like "500Mbps" (or bits/s), `duration` like "60s".
     `steps` replaces the constant rate by a schedule of (time s, bits/s)."""
@@ -221,6 +227,7 @@ def sendloop(
             parse_time(bin) / 1e9,
             target,
             trace_wakes,
+            trace_waits,
         )
     finally:
         if load is not None:
@@ -238,6 +245,8 @@ def sendloop(
         elapsed_s=r["elapsed_s"],
         load=(load.start_s, load.end_s, load.procs) if load else None,
         wakes=list(r["wakes"]),
+        wait_t=r["wait_t"],
+        wait_ns=r["wait_ns"],
     )
 
 
@@ -247,41 +256,85 @@ def _quantiles(samples: list[int]) -> dict[str, float]:
     return {"p50": pick(0.5), "p90": pick(0.9), "p99": pick(0.99), "max": s[-1]}
 
 
+#: seconds between starting the load processes and measuring under them
+LOAD_SETTLE_S = 0.5
+
+
 def clock_probe(
     out: str | Path,
     *,
-    requested: str = "100us",
-    count: int = 2000,
+    period: str = "100us",
+    size: int = 1500,
+    seconds: float = 3.0,
     load_procs: int = 0,
 ) -> dict:
-    """Measures sleep overshoot idle and (with `load_procs` > 0) under busy-wait load; writes
-    the JSON profile file (format in docs/engines.md) and returns it."""
+    """Measures the waiting times of a *sender* on this machine, idle and (with `load_procs`
+    > 0) under busy-wait load, writes the JSON profile file (format in docs/engines.md) and
+    returns it.
+
+    The probe is the native send loop with one `size`-byte datagram per wake-up and a wake-up
+    due every `period` (the RFC 3448 loop without bursts at size·8/period bit/s), recording how
+    much later than it could have each wake-up came (:attr:`SendLoopRun.wait_ns`): `seconds`
+    idle, then `seconds` under the load (after it has settled). A thread that only sleeps is
+    not enough: under load the scheduler treats a thread that also sends far worse (the plain
+    sleep's overshoot is kept in the file as ``sleep_only``, for comparison)."""
     from . import _core
 
-    req_s = parse_time(requested) / 1e9
-    profiles = {"idle": _core.sleep_overshoot(req_s, count)}
+    period_s = parse_time(period) / 1e9
+    if period_s <= 0:
+        raise ValueError(f"period {period!r} must be positive")
+    if not 1 <= size <= 65507:
+        raise ValueError(f"size {size} must be 1-65507 bytes (a UDP datagram)")
+    if seconds < 0.5:
+        raise ValueError(f"seconds {seconds:g} must be at least 0.5")
+    idle_end = seconds
+    load = None
+    duration = idle_end
+    if load_procs > 0:
+        duration = idle_end + LOAD_SETTLE_S + seconds
+        load = LoadWindow(idle_end, duration + 1.0, load_procs)
+    run = sendloop(
+        "rfc3448", size * 8 / period_s, size=size, duration=duration, load=load, trace_waits=True
+    )
+    # the first 100 ms are the loop's start-up; the last wake-up ends the run
+    profiles = {
+        "idle": [w for t, w in zip(run.wait_t, run.wait_ns, strict=True) if 0.1 <= t < idle_end]
+    }
+    if load_procs > 0:
+        start = idle_end + LOAD_SETTLE_S
+        profiles["load"] = [
+            w for t, w in zip(run.wait_t, run.wait_ns, strict=True) if start <= t < duration
+        ]
+    sleep_only = {"idle": _core.sleep_overshoot(period_s, 500)}
     if load_procs > 0:
         window = LoadWindow(0.0, 1e9, load_procs)
         window.begin()
         try:
-            time.sleep(0.5)  # let the load start and settle
-            profiles["load"] = _core.sleep_overshoot(req_s, count)
+            time.sleep(LOAD_SETTLE_S)
+            sleep_only["load"] = _core.sleep_overshoot(period_s, 500)
         finally:
             window.close()
+    for name, samples in profiles.items():
+        if not samples:
+            raise RuntimeError(f"the probe recorded no {name} wake-ups (is the machine stalled?)")
     data = {
         "version": 1,
         "host": platform.node(),
         "kernel": platform.release(),
         "cpus": os.cpu_count(),
-        "requested_ns": int(req_s * 1e9),
+        "method": "sendloop",
+        "period_ns": int(period_s * 1e9),
+        "packet_size": size,
+        "seconds": seconds,
         # Linux hrtimers have (near) nanosecond resolution: the model's t_g is 1 µs and the
-        # measured overshoots (timer slack, scheduling) are the waiting times t_w
+        # measured waiting times (timer slack, scheduling, the send) are the t_w
         "granularity_ns": 1000,
         "profiles": {
             name: {"samples_ns": samples, "quantiles_ns": _quantiles(samples)}
             for name, samples in profiles.items()
         },
+        "sleep_only": {name: _quantiles(s) for name, s in sleep_only.items()},
         "load_procs": load_procs,
     }
-    Path(out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    Path(out).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     return data

@@ -91,7 +91,7 @@ mod erased {
 /// `bin_bytes` (list), `packets`, `bytes`, `send_errors`, `wakeups`, `received_bytes`,
 /// `elapsed_s`, `interrupted`. Ctrl-C stops the loop (KeyboardInterrupt).
 #[pyfunction]
-#[pyo3(signature = (engine, rates, packet_size, duration_s, kr=1.0, period_s=0.001, granularity_s=0.001, bin_s=0.1, target=None, trace_wakes=false))]
+#[pyo3(signature = (engine, rates, packet_size, duration_s, kr=1.0, period_s=0.001, granularity_s=0.001, bin_s=0.1, target=None, trace_wakes=false, trace_waits=false))]
 #[allow(clippy::too_many_arguments)]
 fn sendloop<'py>(
     py: Python<'py>,
@@ -105,6 +105,7 @@ fn sendloop<'py>(
     bin_s: f64,
     target: Option<String>,
     trace_wakes: bool,
+    trace_waits: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     use ndncc_core::pacing::{Engine, Rfc3448, Rmc};
     use ndncc_core::Duration;
@@ -154,6 +155,7 @@ fn sendloop<'py>(
         target,
         bin: Duration::from_secs_f64(bin_s),
         trace_wakes,
+        trace_waits,
     };
     let stop = AtomicBool::new(false);
     let mut interrupted: Option<PyErr> = None;
@@ -187,6 +189,11 @@ fn sendloop<'py>(
     d.set_item("interrupted", r.interrupted)?;
     let wakes: Vec<(f64, u32)> = r.wakes.iter().map(|(t, n)| (t.as_secs_f64(), *n)).collect();
     d.set_item("wakes", wakes)?;
+    // waiting times as two flat lists (times in s, waits in ns): a 60 s run has ~10^6 of them
+    let (wait_t, wait_ns): (Vec<f64>, Vec<u64>) =
+        r.waits.iter().map(|(t, w)| (t.as_secs_f64(), w.0)).unzip();
+    d.set_item("wait_t", wait_t)?;
+    d.set_item("wait_ns", wait_ns)?;
     Ok(d)
 }
 

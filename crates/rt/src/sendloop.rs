@@ -34,6 +34,8 @@ pub struct SendLoopConfig {
     pub bin: Duration,
     /// Also record every wake-up that sent something: (time since start, packets).
     pub trace_wakes: bool,
+    /// Also record every wake-up's waiting time (see [`SendLoopResult::waits`]).
+    pub trace_waits: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -53,6 +55,12 @@ pub struct SendLoopResult {
     pub interrupted: bool,
     /// (time since start, packets sent) per sending wake-up, when traced.
     pub wakes: Vec<(Duration, u32)>,
+    /// (time since start, waiting time) per wake-up, when traced. The waiting time is how much
+    /// later than it could have the loop woke: now − max(the instant it asked for, the previous
+    /// wake-up). It holds the sleep's overshoot and, when the loop is behind, the work of the
+    /// previous wake-up (sends) too — exactly the t_w of the simulator's `os` clock, whose
+    /// timer set at the previous wake-up for `asked` fires at max(asked, previous) + t_w.
+    pub waits: Vec<(Duration, Duration)>,
 }
 
 fn pps(bps: f64, size: usize) -> PacketRate {
@@ -124,8 +132,13 @@ fn send(cfg: &SendLoopConfig, sock: &UdpSocket, stop: &AtomicBool) -> io::Result
     let now = || Instant(origin.elapsed().as_nanos() as u64);
     engine.start(now(), pps(cfg.rates[0].bps, cfg.packet_size));
     let end = Instant::ZERO + cfg.duration;
+    // the previous wake-up and the instant it asked to be woken at
+    let mut asked: Option<(Instant, Instant)> = None;
     loop {
         let t = now();
+        if let (true, Some((prev, wake))) = (cfg.trace_waits, asked) {
+            r.waits.push((t - Instant::ZERO, t - wake.max(prev)));
+        }
         if t >= end {
             break;
         }
@@ -159,6 +172,7 @@ fn send(cfg: &SendLoopConfig, sock: &UdpSocket, stop: &AtomicBool) -> io::Result
         if let Some(step) = steps.peek() {
             wake = wake.min(Instant::ZERO + step.at);
         }
+        asked = Some((t, wake));
         let t = now();
         if wake > t {
             std::thread::sleep(std::time::Duration::from_nanos((wake - t).0));
@@ -189,6 +203,7 @@ mod tests {
             target: None,
             bin: Duration::from_millis(100),
             trace_wakes: false,
+            trace_waits: false,
         };
         let r = run(&cfg, &AtomicBool::new(false)).unwrap();
         // 1000 packets/s for 0.3 s: never more than owed (how close it gets is measured by
@@ -197,6 +212,32 @@ mod tests {
         assert_eq!(r.bin_bytes.len(), 3);
         assert_eq!(r.bytes, r.packets * 1000);
         assert_eq!(r.bin_bytes.iter().sum::<u64>(), r.bytes);
+    }
+
+    #[test]
+    fn every_wake_up_after_the_first_has_a_waiting_time() {
+        let cfg = SendLoopConfig {
+            engine: Engine::Rfc3448(ndncc_core::pacing::Rfc3448::new(
+                false,
+                Duration::from_millis(1),
+            )),
+            rates: vec![RateStep {
+                at: Duration::ZERO,
+                bps: 8e6,
+            }],
+            packet_size: 1000,
+            duration: Duration::from_millis(100),
+            target: None,
+            bin: Duration::from_millis(100),
+            trace_wakes: false,
+            trace_waits: true,
+        };
+        let r = run(&cfg, &AtomicBool::new(false)).unwrap();
+        // one per loop iteration but the first, plus the one that ends the loop
+        assert_eq!(r.waits.len() as u64, r.wakeups);
+        assert!(r.waits.windows(2).all(|w| w[0].0 <= w[1].0));
+        // a loop sleeping ~1 ms between sends never waits anywhere near the whole run
+        assert!(r.waits.iter().all(|&(_, w)| w < Duration::from_millis(100)));
     }
 
     #[test]
@@ -212,6 +253,7 @@ mod tests {
             target: None,
             bin: Duration::from_millis(100),
             trace_wakes: false,
+            trace_waits: false,
         };
         let r = run(&cfg, &AtomicBool::new(true)).unwrap();
         assert!(r.interrupted && r.elapsed_s < 1.0);
