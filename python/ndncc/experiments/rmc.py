@@ -14,8 +14,8 @@ Runs on *this* machine, not in a model:
    and real errors.
 
 The real runs are sequential (timing experiments must not share the CPU with each other); the
-simulated ones run in parallel. Full: 60 s per constant-rate run (about 25 minutes); `--quick`:
-8 s runs with a 4 s load window (about five minutes): a load window much shorter than that
+simulated ones run in parallel. Full: 60 s per constant-rate run (27 minutes here); `--quick`:
+8 s runs with a 4 s load window (3.5 minutes): a load window much shorter than that
 would measure the edge of one scheduler stall (up to ~12 ms here) rather than the loop.
 """
 
