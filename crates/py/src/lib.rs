@@ -89,7 +89,9 @@ mod erased {
 /// Runs a UDP send loop on the OS clock (seed 003). `engine` is "rfc3448", "rfc3448-burst" or
 /// "rmc"; `rates` a list of (time s, bits/s) steps starting at 0. Returns a dict with
 /// `bin_bytes` (list), `packets`, `bytes`, `send_errors`, `wakeups`, `received_bytes`,
-/// `elapsed_s`, `interrupted`. Ctrl-C stops the loop (KeyboardInterrupt).
+/// `elapsed_s`, `interrupted`, `wakes` (with `trace_wakes`: (time s, packets) per sending
+/// wake-up) and `wait_t` / `wait_ns` (with `trace_waits`: each wake-up's time in s and waiting
+/// time in ns). Ctrl-C stops the loop (KeyboardInterrupt).
 #[pyfunction]
 #[pyo3(signature = (engine, rates, packet_size, duration_s, kr=1.0, period_s=0.001, granularity_s=0.001, bin_s=0.1, target=None, trace_wakes=false, trace_waits=false))]
 #[allow(clippy::too_many_arguments)]

@@ -1,6 +1,8 @@
-//! Measuring the OS clock: how much later than asked a sleep returns (`ndncc clock-probe`).
+//! How much later than asked a bare sleep returns.
 //!
-//! The simulator's `os` clock model replays these overshoots: "a sleep of t lasts t + t_w".
+//! `ndncc clock-probe` calibrates the simulator's `os` clock on the waiting times of a *sender*
+//! (the send loop's `trace_waits`); a thread that only sleeps is measured too, as a reference:
+//! under CPU load the scheduler wakes it far more promptly than a thread that also sends.
 
 use std::time::{Duration, Instant};
 
