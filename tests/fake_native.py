@@ -198,6 +198,7 @@ def _node_series() -> dict[str, tuple[str, bytes]]:
         0: {
             "satisfied": C_DATA,
             "timed_out": TIMEOUTS,
+            "rejected": [0, 0, 0],
             "pit_entries": [2, 4, 5],
             "cs_entries": [0, 0, 0],
             "cs_hits": [0, 0, 0],
@@ -206,6 +207,7 @@ def _node_series() -> dict[str, tuple[str, bytes]]:
         1: {
             "satisfied": P_DATA,
             "timed_out": [0, 0, 0],
+            "rejected": [0, 1, 0],
             "pit_entries": [1, 2, 1],
             "cs_entries": [0, 0, 0],
             "cs_hits": [0, 0, 0],
@@ -220,6 +222,7 @@ def _node_series() -> dict[str, tuple[str, bytes]]:
     for name in [
         "satisfied",
         "timed_out",
+        "rejected",
         "pit_entries",
         "cs_entries",
         "cs_hits",

@@ -227,3 +227,16 @@ def test_bench_json_reports_every_field():
     for key in ("wall_s", "events", "events_per_s", "peak_rss_mb", "packet_hops_per_s"):
         assert r[key] > 0
     assert r["sim_time_s"] == 10.0
+
+
+def test_every_nack_a_consumer_gets_ends_a_pit_entry_at_its_node():
+    # SF on a 100 ms tick (seed 002's linear topology) draws Nacks from the routers
+    linear = ROOT / "scenarios" / "sf-clock" / "linear.toml"
+    ov = {"apps[consumer].engine": "tick", "apps[consumer].tick": "100ms"}
+    r = ndncc.run(linear, overrides=ov)
+    app = r.summary["apps"][0]
+    assert app["nacks_received"] > 0
+    rejected = r.node_series.groupby("node_name")["rejected"].sum()
+    # one PIT entry at C per Interest of the app, ended by the Nack the app receives (whether
+    # C's own limiter refused the Interest or an upstream Nacked it)
+    assert rejected["C"] == app["nacks_received"]

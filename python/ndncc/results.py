@@ -77,6 +77,7 @@ TABLE_COLUMNS: dict[str, list[str]] = {
         "node",
         "satisfied",
         "timed_out",
+        "rejected",
         "pit_entries",
         "cs_entries",
         "cs_hits",

@@ -534,7 +534,7 @@ struct Series {
     prev_app: Vec<ndncc_core::app::ConsumerStats>,
     app: Cols<12>,
     face: Cols<27>,
-    node: Cols<8>,
+    node: Cols<9>,
 }
 
 /// Row-major accumulation of numeric columns, all stored as f64 or u64 per column kind.
@@ -641,10 +641,11 @@ impl<'a> World<'a> {
             n.u[1].push(ni as u64);
             n.u[2].push(nc.satisfied - pn.satisfied);
             n.u[3].push(nc.timed_out - pn.timed_out);
-            n.u[4].push(node.fwd.core.pit.len() as u64);
-            n.u[5].push(cs.len() as u64);
-            n.u[6].push(cs.hits - ph);
-            n.u[7].push(cs.misses - pm);
+            n.u[4].push(nc.rejected - pn.rejected);
+            n.u[5].push(node.fwd.core.pit.len() as u64);
+            n.u[6].push(cs.len() as u64);
+            n.u[7].push(cs.hits - ph);
+            n.u[8].push(cs.misses - pm);
             s.prev_node[ni] = (nc, cs.hits, cs.misses);
         }
     }
@@ -862,6 +863,7 @@ impl<'a> World<'a> {
                 ("node", 'i'),
                 ("satisfied", 'u'),
                 ("timed_out", 'u'),
+                ("rejected", 'u'),
                 ("pit_entries", 'u'),
                 ("cs_entries", 'u'),
                 ("cs_hits", 'u'),

@@ -28,7 +28,10 @@ pub struct NodeCounters {
     pub satisfied: u64,
     /// PIT entries that expired.
     pub timed_out: u64,
-    /// Data with no PIT entry.
+    /// PIT entries ended by a Nack sent downstream (no route, refused by the router module, or
+    /// every upstream Nacked). With `satisfied` and `timed_out`: every entry ends one way.
+    pub rejected: u64,
+    /// Data with no PIT entry, or a segment of a chunked answer that already passed.
     pub unsolicited_data: u64,
     /// Interests answered with Nack(Duplicate) (loops).
     pub loops: u64,
@@ -164,6 +167,7 @@ impl FwCore {
         let Some(entry) = self.pit.remove(&name) else {
             return;
         };
+        self.counters.rejected += 1;
         for r in entry.in_records.iter() {
             let mut i = entry.interest;
             i.nonce = r.nonce;
@@ -199,7 +203,14 @@ impl FwCore {
             for _ in 0..n {
                 let i = self.faces[fi].interest_queue.pop_front().expect("queued");
                 self.queued_interests -= 1;
-                if self.pit.get(&i.name).is_some() {
+                // only while the entry still waits for *this* transmission: not after it was
+                // satisfied, expired, Nacked, or replaced by a later Interest of the same name
+                let pending = self.pit.get(&i.name).is_some_and(|e| {
+                    e.out_records
+                        .iter()
+                        .any(|r| r.face == face && r.nonce == i.nonce && !r.nacked)
+                });
+                if pending {
                     self.emit(face, Packet::Interest(i));
                 }
             }
@@ -341,12 +352,13 @@ impl Forwarder {
             core.counters.unsolicited_data += 1;
             return;
         };
-        let done = match data.ext.segment {
-            Some(seg) => {
-                let left = entry.segments_left.get_or_insert(seg.count);
-                *left = left.saturating_sub(1);
-                *left == 0
+        let done = match data.ext.segment.map(|seg| entry.mark_segment(seg)) {
+            // a segment that already passed: nothing left to answer with it
+            Some(None) => {
+                core.counters.unsolicited_data += 1;
+                return;
             }
+            Some(Some(last)) => last,
             None => true,
         };
         let downstream: SmallVec<[FaceId; 4]> = entry

@@ -155,6 +155,26 @@ fn no_route_gives_nack_no_route() {
         [Packet::Nack(n)] => assert_eq!(n.reason, NackReason::NoRoute),
         ref other => panic!("{other:?}"),
     }
+    assert_eq!(f.core.counters.rejected, 1);
+    assert!(f.core.pit.is_empty());
+}
+
+#[test]
+fn a_duplicate_segment_does_not_end_the_entry_early() {
+    // multicast: both upstreams answer, so segment 0 arrives twice
+    let (mut f, p) = setup(Strategy::Multicast, RouterModule::None);
+    f.handle_interest(Instant(0), DOWN1, interest(p, 1, 7));
+    let seg = |index| Some(SegmentInfo { index, count: 3 });
+    f.handle_data(Instant(10), UP1, data(p, 1, seg(0)));
+    f.handle_data(Instant(11), UP2, data(p, 1, seg(0)));
+    f.handle_data(Instant(12), UP2, data(p, 1, seg(1)));
+    assert_eq!(f.core.pit.len(), 1, "segment 2 is still due");
+    f.handle_data(Instant(13), UP1, data(p, 1, seg(2)));
+    assert!(f.core.pit.is_empty());
+    // each segment went downstream once; the second copy of segment 0 was unsolicited
+    assert_eq!(drain(&mut f, DOWN1).len(), 3);
+    assert_eq!(f.core.counters.unsolicited_data, 1);
+    assert_eq!(f.core.counters.satisfied, 1);
 }
 
 /// Refuses Interests on one face with Nack(Congestion); queues them on another.
@@ -223,6 +243,7 @@ fn refused_face_falls_back_to_the_next_hop_then_nacks_downstream() {
         ref other => panic!("{other:?}"),
     }
     assert!(f.core.pit.is_empty());
+    assert_eq!(f.core.counters.rejected, 1);
 }
 
 #[test]
@@ -253,6 +274,33 @@ fn queued_interests_wait_for_the_module_and_data_out_is_marked() {
         ref other => panic!("{other:?}"),
     }
     assert_eq!(f.faces()[DOWN1.0 as usize].counters.marks, 1);
+}
+
+#[test]
+fn a_queued_interest_whose_entry_was_replaced_is_not_released() {
+    let hold = |release| {
+        RouterModule::Custom(Box::new(Refuse {
+            refuse: FaceId(99),
+            queue: Some(UP1),
+            release,
+            data_out: 0,
+        }))
+    };
+    let (mut f, p) = setup(Strategy::BestRoute, hold(0));
+    f.handle_interest(Instant(0), DOWN1, interest(p, 1, 7));
+    // the entry expires while its Interest is held; a new Interest of the same name comes
+    f.on_timeout(Instant(1_000_000_000));
+    assert!(f.core.pit.is_empty());
+    f.handle_interest(Instant(1_000_000_001), DOWN1, interest(p, 1, 8));
+    assert_eq!(f.faces()[UP1.0 as usize].interest_queue.len(), 2);
+    f.core.module = hold(2);
+    f.on_timeout(Instant(1_010_000_000));
+    // only the transmission the entry waits for leaves: nonce 8, not the stale nonce 7
+    match drain(&mut f, UP1)[..] {
+        [Packet::Interest(i)] => assert_eq!(i.nonce, 8),
+        ref other => panic!("{other:?}"),
+    }
+    assert!(f.faces()[UP1.0 as usize].interest_queue.is_empty());
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use crate::face::FaceId;
 use crate::name::Name;
-use crate::packet::Interest;
+use crate::packet::{Interest, SegmentInfo};
 use crate::time::Instant;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -39,9 +39,28 @@ pub struct PitEntry {
     pub expiry: Instant,
     /// Data segments still expected, once the first segment told the count.
     pub segments_left: Option<u32>,
+    /// Which segment indices have passed (a bit each; empty until the first segment).
+    segments_seen: Vec<u64>,
 }
 
 impl PitEntry {
+    /// Records segment `seg` of a chunked answer: `Some(true)` if it was the last one missing,
+    /// `Some(false)` if more are due, `None` if this index already passed (a duplicate, e.g.
+    /// the same segment from a second upstream), which must not end the entry early.
+    pub fn mark_segment(&mut self, seg: SegmentInfo) -> Option<bool> {
+        let (word, bit) = ((seg.index / 64) as usize, seg.index % 64);
+        if word >= self.segments_seen.len() {
+            let words = (seg.count.div_ceil(64) as usize).max(word + 1);
+            self.segments_seen.resize(words, 0);
+        }
+        if self.segments_seen[word] & (1 << bit) != 0 {
+            return None;
+        }
+        self.segments_seen[word] |= 1 << bit;
+        let left = self.segments_left.get_or_insert(seg.count);
+        *left = left.saturating_sub(1);
+        Some(*left == 0)
+    }
     pub fn in_record(&self, face: FaceId) -> Option<&InRecord> {
         self.in_records.iter().find(|r| r.face == face)
     }
@@ -117,6 +136,7 @@ impl Pit {
             out_records: SmallVec::new(),
             expiry,
             segments_left: None,
+            segments_seen: Vec::new(),
         })
     }
     pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {
