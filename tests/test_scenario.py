@@ -1,6 +1,7 @@
 import json
 from pathlib import Path
 
+import ndncc
 import pytest
 from ndncc.scenario import Scenario, ScenarioError
 
@@ -1045,6 +1046,18 @@ def test_resolve_rmc_engine_default_and_explicit():
         "period_ns": 250_000,
     }
     assert engine_and_clock(seed_003(engine="rmc", kr=1.9))[0]["kr"] == 1.9
+
+
+def test_resolve_randomized_ideal_engine():
+    assert engine_and_clock(seed_003(randomize="none"))[0] == {"type": "ideal"}
+    for dist in ("uniform", "exponential"):
+        assert engine_and_clock(seed_003(randomize=dist))[0] == {
+            "type": "randomized",
+            "dist": dist,
+        }
+    # and the simulator takes it
+    r = ndncc.run(seed_003(randomize="exponential"), duration="1s", tables=False)
+    assert r.summary["apps"][0]["interests_sent"] > 0
 
 
 def test_resolve_ideal_and_granular_clocks():

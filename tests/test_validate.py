@@ -602,6 +602,32 @@ def test_max_owed_with_tick_engine():
     )
 
 
+def test_randomize_unknown_value():
+    expect(
+        consumer(randomize="unifrom"),
+        "apps[1].randomize",
+        "unknown randomize 'unifrom'",
+        'did you mean "uniform"?',
+    )
+
+
+def test_randomize_with_tick_engine():
+    expect(
+        consumer(engine="tick", tick="1ms", randomize="uniform"),
+        "apps[1].randomize",
+        'applies to engine = "ideal", this consumer uses "tick"',
+        'remove randomize, or set engine = "ideal"',
+    )
+
+
+def test_randomize_with_a_window_controller():
+    expect(
+        consumer(controller="fixed-window", window=4, randomize="exponential"),
+        "apps[1].randomize",
+        'applies to controller = "constant-rate" or "sf-aimd" or "mircc"',
+    )
+
+
 def test_rfc3448_max_owed_not_positive():
     expect(consumer(engine="rfc3448", max_owed=0), "apps[1].max_owed", "must be at least 1")
     expect(consumer(engine="rfc3448", max_owed=2.0), "apps[1].max_owed", "", "write 2")

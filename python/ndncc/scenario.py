@@ -64,6 +64,8 @@ ENGINES = {
 }
 # The clock a consumer's sending loop sleeps on (seed 003): consumer key `clock`.
 CLOCKS = ("ideal", "granular", "os")
+# ndnSIM's ConsumerCbr `Randomize`: the gaps of the ideal engine (consumer key `randomize`).
+RANDOMIZE = ("none", "uniform", "exponential")
 CLOCK_PROFILE_STATES = ("idle", "load")  # the profiles `ndncc clock-probe` measures
 RETRANSMIT = {
     "none": (False, False),
@@ -85,7 +87,7 @@ _APP_KEYS = ("name", "node", "kind", "prefix", "start", "stop")
 _PRODUCER_KEYS = ("payload", "freshness", "content_segments", "processing_delay")
 _CONSUMER_KEYS = (
     "controller", "rate", "window", "max_rate", "nack_suppression", "min_rate", "multipath",
-    "engine",
+    "engine", "randomize",
     "tick", "smoothing", "granularity", "max_owed", "kr", "period",
     "clock", "clock_granularity", "clock_wait_mean", "clock_profile", "clock_profile_state",
     "clock_load_window",
@@ -100,8 +102,10 @@ _CONTROLLER_KEYS = {
     "nack_suppression": ("sf-aimd",),
     "min_rate": ("mircc",),
     "multipath": ("mircc",),
+    "randomize": ("constant-rate", "sf-aimd", "mircc"),  # gaps of a rate, not a window
 }
 _ENGINE_KEYS = {
+    "randomize": ("ideal",),  # random gaps of mean 1/r (ndnSIM's ConsumerCbr Randomize)
     "tick": ("tick", "tick+smoothing"),
     "smoothing": ("tick", "tick+smoothing"),
     "granularity": ("rfc3448", "rfc3448-burst"),  # t_g of the RFC 3448 delta rule
@@ -1500,7 +1504,12 @@ class _Resolver:
         if _invalid(engine) or self.foreign_keys(t, "engine", engine, _ENGINE_KEYS):
             return _INVALID
         if engine == "ideal":
-            return {"type": "ideal"}
+            randomize = t.get("randomize", _choice("randomize", RANDOMIZE), default="none")
+            if _invalid(randomize):
+                return _INVALID
+            if randomize == "none":
+                return {"type": "ideal"}
+            return {"type": "randomized", "dist": randomize}
         if ENGINES[engine] == "rfc3448":
             granularity = t.get("granularity", _CLOCK_TIME)  # None: the clock's t_g
             max_owed = t.get("max_owed", _integer(1, U32))  # None: no cap
@@ -2375,9 +2384,10 @@ class Scenario:
         **opts: Any,
     ) -> Scenario:
         """Adds a consumer; opts: window, max_rate, nack_suppression, min_rate, multipath,
-        engine, tick, smoothing, granularity, max_owed, kr, period, clock, clock_granularity,
-        clock_wait_mean, clock_profile, clock_profile_state, lifetime, timeout, retransmit,
-        max_transmissions, start_seq, max_seq, start, stop."""
+        engine, randomize, tick, smoothing, granularity, max_owed, kr, period, clock,
+        clock_granularity, clock_wait_mean, clock_profile, clock_profile_state,
+        clock_load_window, lifetime, timeout, retransmit, max_transmissions, start_seq, max_seq,
+        start, stop."""
         app = {
             "name": name,
             "node": node,

@@ -335,6 +335,8 @@ pub enum EngineSpec {
     /// A timer for every Interest, exact to the nanosecond (ndnSIM's behaviour).
     #[default]
     Ideal,
+    /// As `Ideal`, with random gaps of mean 1/r (ndnSIM's `ConsumerCbr` `Randomize`).
+    Randomized { dist: GapDistSpec },
     /// A coarse clock: owed Interests leave at ticks every `tick_ns`; with `smoothing`, also
     /// right after every Data or Nack the consumer receives (seeds 000 and 002).
     Tick { tick_ns: u64, smoothing: bool },
@@ -349,6 +351,16 @@ pub enum EngineSpec {
     },
     /// The Rate Mismatch Controller (seed 003): gain `kr` (0 < kr < 2), period `period_ns`.
     Rmc { kr: f64, period_ns: u64 },
+}
+
+/// The gap distribution of a randomized engine.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum GapDistSpec {
+    /// Uniform in [0, 2/r].
+    Uniform,
+    /// Exponential with mean 1/r, cut at 50/r.
+    Exponential,
 }
 
 /// The clock a consumer's sending loop sleeps on (`sending-engines.md`, "Clock models").

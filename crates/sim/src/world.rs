@@ -2,14 +2,17 @@
 
 use crate::output::{AppMeta, Column, FaceMeta, Meta, SimOutput, Table};
 use crate::spec::{
-    AppKind, ClockSpec, ControllerSpec, EngineSpec, QueueSpec, ScenarioSpec, SpecError, WaitSpec,
+    AppKind, ClockSpec, ControllerSpec, EngineSpec, GapDistSpec, QueueSpec, ScenarioSpec,
+    SpecError, WaitSpec,
 };
 use crate::summary::{jain, ConsumerSummary, DelayStats, FaceSummary, ProducerSummary, Summary};
 use ndncc_core::app::controller::{ConstantRate, FixedWindow};
 use ndncc_core::app::{App, Consumer, ConsumerConfig, Controller, Producer, ProducerConfig};
 use ndncc_core::face::{FaceCounters, FaceKind, QueueLimit};
 use ndncc_core::forwarder::{Forwarder, ForwarderConfig, NodeCounters, Strategy};
-use ndncc_core::pacing::{ClockModel, Engine, Ideal, Rfc3448, Rmc, Smoothing, Tick, WaitDist};
+use ndncc_core::pacing::{
+    ClockModel, Engine, GapDist, Ideal, Randomized, Rfc3448, Rmc, Smoothing, Tick, WaitDist,
+};
 use ndncc_core::rng::{name_key, RngStream, StreamKind};
 use ndncc_core::schemes::mircc::{MirccConfig, MirccConsumer, MirccRouter};
 use ndncc_core::schemes::sf::{SfConfig, SfConsumer, SfRouter};
@@ -248,6 +251,18 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
             };
             let engine = match c.engine {
                 EngineSpec::Ideal => Engine::Ideal(Ideal::default()),
+                EngineSpec::Randomized { dist } => {
+                    // its own stream: the clock model's draws use the consumer's
+                    let key = name_key(&[&a.name, "engine"]);
+                    let rng = RngStream::new(spec.seed, spec.run, StreamKind::App, key);
+                    Engine::Randomized(Randomized::new(
+                        match dist {
+                            GapDistSpec::Uniform => GapDist::Uniform,
+                            GapDistSpec::Exponential => GapDist::Exponential,
+                        },
+                        rng,
+                    ))
+                }
                 EngineSpec::Tick {
                     tick_ns,
                     smoothing: false,

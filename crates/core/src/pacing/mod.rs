@@ -7,6 +7,7 @@
 
 pub mod clock;
 pub mod ideal;
+pub mod randomized;
 pub mod rfc3448;
 pub mod rmc;
 pub mod smoothing;
@@ -15,6 +16,7 @@ pub mod tick;
 use crate::time::{Instant, PacketRate};
 pub use clock::{ClockModel, WaitDist};
 pub use ideal::Ideal;
+pub use randomized::{GapDist, Randomized};
 pub use rfc3448::Rfc3448;
 pub use rmc::Rmc;
 pub use smoothing::Smoothing;
@@ -50,7 +52,7 @@ pub struct Nominal {
 /// The spacing of a rate, kept finite and positive: a zero, negative or NaN rate means one
 /// packet per ~30 years, an infinite one a packet per nanosecond (scenarios never give either;
 /// a custom controller might).
-fn safe_interval_ns(rate: PacketRate) -> f64 {
+pub(crate) fn safe_interval_ns(rate: PacketRate) -> f64 {
     let r = rate.0;
     if r.is_nan() || r <= 0.0 {
         1e18
@@ -95,6 +97,7 @@ impl Nominal {
 #[derive(Clone, Debug)]
 pub enum Engine {
     Ideal(Ideal),
+    Randomized(Randomized),
     Tick(Tick),
     Smoothing(Smoothing),
     Rfc3448(Rfc3448),
@@ -105,6 +108,7 @@ impl Engine {
     fn inner(&self) -> &dyn SendingEngine {
         match self {
             Engine::Ideal(e) => e,
+            Engine::Randomized(e) => e,
             Engine::Tick(e) => e,
             Engine::Smoothing(e) => e,
             Engine::Rfc3448(e) => e,
@@ -114,6 +118,7 @@ impl Engine {
     fn inner_mut(&mut self) -> &mut dyn SendingEngine {
         match self {
             Engine::Ideal(e) => e,
+            Engine::Randomized(e) => e,
             Engine::Tick(e) => e,
             Engine::Smoothing(e) => e,
             Engine::Rfc3448(e) => e,
