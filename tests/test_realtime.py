@@ -129,7 +129,19 @@ def test_sendloop_command_writes_the_rate_series(tmp_path, capsys):
         ["--size", "0"],
         ["--load", "5s-1s:2"],
         ["--step", "garbage"],
+        ["--step", "0.1s-0.2s:inf"],
+        ["--step", "0.1s-0.2s:nan"],
         ["--duration", "10"],
+        ["--duration", "0s"],
+        ["--duration", "1e30s"],
+        ["--rate", "0Mbps"],
+        ["--period", "0ms"],
+        ["--granularity", "1e30s"],
+        ["--target", "foo"],
+        ["--target", "localhost:9"],
+        ["--target", "127.0.0.1:0"],
+        ["--load", "0s-1s:1000"],
+        ["--out", "/proc/no/such/dir"],
     ],
 )
 def test_sendloop_bad_flags_exit_3(argv, tmp_path, capsys):
@@ -161,6 +173,8 @@ def test_clock_probe_writes_a_profile_the_scenarios_accept(tmp_path):
         ["--duration", "3"],
         ["--size", "0"],
         ["--load", "-1"],
+        ["--period", "1s"],  # more than a tenth of the 3 s per state
+        ["--duration", "1e30s"],
         ["--out", "/proc/no/such/dir/p.json"],
     ],
 )
@@ -177,3 +191,35 @@ def test_relative_error_uses_full_bins_only():
     assert run.relative_error(0.0, 0.75) == pytest.approx(0.0)
     assert run.relative_error() == pytest.approx(0.05)
     assert os.cpu_count()
+
+
+def _can_unshare() -> bool:
+    try:
+        r = subprocess.run(
+            ["unshare", "-Urpf", "--mount-proc", "true"], capture_output=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return r.returncode == 0
+
+
+@pytest.mark.skipif(not _can_unshare(), reason="needs unshare (a PID namespace)")
+def test_load_processes_start_when_ndncc_is_pid_1():
+    # a container's init: the children's parent is pid 1, which must not look like "orphaned"
+    script = (
+        "import time\n"
+        "from ndncc import realtime\n"
+        "w = realtime.LoadWindow(0.0, 5.0, 2)\n"
+        "w.begin()\n"
+        "time.sleep(1.0)\n"
+        "print(len(w.pids))\n"
+        "w.close()\n"
+    )
+    r = subprocess.run(
+        ["unshare", "-Urpf", "--mount-proc", sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "2"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -314,9 +315,26 @@ def _parse_steps(text: str | None, bps: float) -> list[tuple[float, float]] | No
         f = float(factor)
     except (ValueError, UnitError) as e:
         raise InputError(f"--step {text!r}: expected START-END:FACTOR, e.g. 10s-20s:0.1") from e
-    if t1 <= t0 or f <= 0:
-        raise InputError(f"--step {text!r}: END must follow START and FACTOR be positive")
+    if t1 <= t0 or not (math.isfinite(f) and f > 0):
+        raise InputError(f"--step {text!r}: END must follow START and FACTOR be a positive number")
     return [(0.0, bps), (t0, bps * f), (t1, bps)]
+
+
+def _check_target(text: str) -> None:
+    """``--target``: an IP address and a port, e.g. 127.0.0.1:9000 or [::1]:9000."""
+    import ipaddress
+
+    host, _, port = text.rpartition(":")
+    try:
+        ipaddress.ip_address(host[1:-1] if host.startswith("[") else host)
+        ok = port.isdigit() and 1 <= int(port) <= 65535
+    except ValueError:
+        ok = False
+    if not ok:
+        raise InputError(
+            f"--target {text!r}: expected IP:PORT, e.g. 127.0.0.1:9000 or [::1]:9000 "
+            "(an address, not a host name)"
+        )
 
 
 def cmd_sendloop(args: argparse.Namespace) -> int:
@@ -326,10 +344,20 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
     try:
         bps = parse_rate(args.rate)
         duration = parse_time(args.duration) / 1e9
-        for flag in ("period", "granularity"):
-            parse_time(getattr(args, flag))
+        times = {flag: parse_time(getattr(args, flag)) / 1e9 for flag in ("period", "granularity")}
     except UnitError as e:
         raise InputError(f"{e.problem} ({e.fix})") from e
+    if not (math.isfinite(bps) and bps > 0):
+        raise InputError(f"--rate {args.rate!r} must be positive, e.g. 500Mbps")
+    if not 0.2 <= duration <= 1e6:
+        raise InputError(
+            f"--duration {args.duration!r} must be at least 0.2s (two 100 ms bins) and at most 1e6s"
+        )
+    for flag, t in times.items():
+        if not 0 < t <= 1e6:
+            raise InputError(f"--{flag} {getattr(args, flag)!r} must be positive, e.g. 1ms")
+    if args.target is not None:
+        _check_target(args.target)
     if not 0 < args.kr < 2:
         raise InputError(
             "--kr must be in (0, 2): the loop is unstable from 2 on (1 is recommended)"
@@ -348,20 +376,26 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
             f"with {args.engine}" + (f" (load {args.load})" if load else ""),
             markup=False,
         )
-    run = realtime.sendloop(
-        args.engine,
-        bps,
-        size=args.size,
-        duration=duration,
-        kr=args.kr,
-        period=args.period,
-        granularity=args.granularity,
-        load=load,
-        steps=steps,
-        target=args.target,
-    )
     out = Path(args.out) if args.out else Path("results") / "sendloop"
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)  # before measuring, not after
+    except OSError as e:
+        raise InputError(f"--out {out}: cannot create it ({e.strerror})") from e
+    try:
+        run = realtime.sendloop(
+            args.engine,
+            bps,
+            size=args.size,
+            duration=duration,
+            kr=args.kr,
+            period=args.period,
+            granularity=args.granularity,
+            load=load,
+            steps=steps,
+            target=args.target,
+        )
+    except (ValueError, RuntimeError) as e:  # refused arguments, or a socket that cannot send
+        raise InputError(str(e)) from e
     (out / "sendloop.json").write_text(json.dumps(run.to_json(), indent=1) + "\n")
     fig = _sendloop_figure(run, out / "sendloop.png", f"{args.engine}, {args.rate} requested")
     err = run.relative_error(run.bin_s)
@@ -370,8 +404,9 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
         if load:
             e_load = run.relative_error(load.start_s, load.end_s)
             console.print(f"during the load window: {e_load * 100:.3f} %")
+        unsent = f", {run.unsent:,} released as the run ended and not sent" if run.unsent else ""
         console.print(
-            f"packets {run.packets:,}, send errors {run.send_errors:,}; "
+            f"packets {run.packets:,}, send errors {run.send_errors:,}{unsent}; "
             f"written {out / 'sendloop.json'} and {fig}",
             markup=False,
         )
@@ -393,8 +428,12 @@ def cmd_clock_probe(args: argparse.Namespace) -> int:
         raise InputError(f"{e.problem} ({e.fix})") from e
     if period <= 0:
         raise InputError(f"--period {args.period!r} must be positive (e.g. 100us)")
-    if seconds < 0.5:
-        raise InputError(f"--duration {args.duration!r} must be at least 0.5s")
+    if not 0.5 <= seconds <= 3600:
+        raise InputError(f"--duration {args.duration!r} must be between 0.5s and 3600s")
+    if period / 1e9 > seconds / 10:
+        raise InputError(
+            f"--period {args.period!r} must be at most a tenth of --duration ({args.duration})"
+        )
     out = Path(args.out)
     try:
         # fail before measuring, not after: the directory must exist and take the file

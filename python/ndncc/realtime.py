@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import math
 import os
 import platform
 import re
@@ -30,12 +31,22 @@ PR_SET_PDEATHSIG = 1
 BUSY_LOOP = "while True:\n    pass\n"
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child
-    """preexec hook: the kernel sends SIGKILL to this child when its parent dies."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() == 1:  # the parent died before prctl
-        os._exit(1)
+def _die_with_parent_hook():
+    """A preexec hook: the kernel sends SIGKILL to the child when its parent dies.
+
+    `prctl` is looked up here, in the parent: loading a library in the child of a process with
+    running threads (the send loop's) is not safe. The parent's pid is taken here too, so the
+    check "did the parent die before prctl?" also holds when the parent is pid 1 (a container's
+    init), where comparing getppid() with 1 would kill every child."""
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    parent = os.getpid()
+
+    def hook() -> None:  # pragma: no cover - runs in the child
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before prctl
+            os._exit(1)
+
+    return hook
 
 
 @dataclass
@@ -68,8 +79,8 @@ class LoadWindow:
         except UnitError as e:
             raise ValueError(f"--load {text!r}: {e.problem} ({e.fix})") from e
         procs = int(m.group(3))
-        if end <= start or procs < 1:
-            raise ValueError(f"--load {text!r}: END must follow START and PROCS be at least 1")
+        if end <= start or not 1 <= procs <= 64:
+            raise ValueError(f"--load {text!r}: END must follow START and PROCS be 1-64")
         return cls(start, end, procs)
 
     def begin(self) -> None:
@@ -85,12 +96,13 @@ class LoadWindow:
         self._kill()
 
     def _spawn(self) -> None:
+        hook = _die_with_parent_hook()
         with self._lock:
             for _ in range(self.procs):
                 self._children.append(
                     subprocess.Popen(
                         [sys.executable, "-c", BUSY_LOOP],
-                        preexec_fn=_die_with_parent,
+                        preexec_fn=hook,
                         stdin=subprocess.DEVNULL,
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
@@ -134,6 +146,8 @@ class SendLoopRun:
     received_bytes: int
     elapsed_s: float
     load: tuple[float, float, int] | None = None
+    #: packets released but not sent because the run ended in the middle of their burst
+    unsent: int = 0
     #: (time s, packets) of every sending wake-up, when traced
     wakes: list[tuple[float, int]] = field(default_factory=list)
     #: waiting time (ns) of every wake-up and its time (s), when traced: how much later than it
@@ -185,7 +199,9 @@ class SendLoopRun:
             "received_bytes": self.received_bytes,
             "elapsed_s": self.elapsed_s,
             "load": self.load,
-            "relative_error": self.relative_error(self.bin_s),
+            "unsent": self.unsent,
+            # JSON has no NaN: a run too short for one full bin has no error to report
+            "relative_error": _finite_or_none(self.relative_error(self.bin_s)),
             "effective_bps": self.effective_bps(),
         }
 
@@ -244,10 +260,15 @@ def sendloop(
         received_bytes=r["received_bytes"],
         elapsed_s=r["elapsed_s"],
         load=(load.start_s, load.end_s, load.procs) if load else None,
+        unsent=r["unsent"],
         wakes=list(r["wakes"]),
         wait_t=r["wait_t"],
         wait_ns=r["wait_ns"],
     )
+
+
+def _finite_or_none(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 def _quantiles(samples: list[int]) -> dict[str, float]:
@@ -285,8 +306,10 @@ def clock_probe(
         raise ValueError(f"period {period!r} must be positive")
     if not 1 <= size <= 65507:
         raise ValueError(f"size {size} must be 1-65507 bytes (a UDP datagram)")
-    if seconds < 0.5:
-        raise ValueError(f"seconds {seconds:g} must be at least 0.5")
+    if not 0.5 <= seconds <= 3600:
+        raise ValueError(f"seconds {seconds:g} must be between 0.5 and 3600")
+    if period_s > seconds / 10:
+        raise ValueError(f"period {period!r} must be at most a tenth of {seconds:g} s")
     idle_end = seconds
     load = None
     duration = idle_end
@@ -305,13 +328,15 @@ def clock_probe(
         profiles["load"] = [
             w for t, w in zip(run.wait_t, run.wait_ns, strict=True) if start <= t < duration
         ]
-    sleep_only = {"idle": _core.sleep_overshoot(period_s, 500)}
+    # the bare-sleep reference: up to 500 sleeps, at most as long as a state's measurement
+    count = max(10, min(500, int(seconds / period_s)))
+    sleep_only = {"idle": _core.sleep_overshoot(period_s, count)}
     if load_procs > 0:
         window = LoadWindow(0.0, 1e9, load_procs)
         window.begin()
         try:
             time.sleep(LOAD_SETTLE_S)
-            sleep_only["load"] = _core.sleep_overshoot(period_s, 500)
+            sleep_only["load"] = _core.sleep_overshoot(period_s, count)
         finally:
             window.close()
     for name, samples in profiles.items():
@@ -326,9 +351,9 @@ def clock_probe(
         "period_ns": int(period_s * 1e9),
         "packet_size": size,
         "seconds": seconds,
-        # Linux hrtimers have (near) nanosecond resolution: the model's t_g is 1 µs and the
-        # measured waiting times (timer slack, scheduling, the send) are the t_w
-        "granularity_ns": 1000,
+        # the measured waiting times already hold the timer's resolution (Linux hrtimers: ~ns),
+        # its slack, the scheduling and the send: the model adds them to a t_g of 1 ns
+        "granularity_ns": 1,
         "profiles": {
             name: {"samples_ns": samples, "quantiles_ns": _quantiles(samples)}
             for name, samples in profiles.items()

@@ -110,20 +110,17 @@ fn sendloop<'py>(
     trace_waits: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     use ndncc_core::pacing::{Engine, Rfc3448, Rmc};
-    use ndncc_core::Duration;
     use ndncc_rt::sendloop::{run as loop_run, RateStep, SendLoopConfig};
     use std::sync::atomic::{AtomicBool, Ordering};
 
     let engine = match engine {
-        "rfc3448" => Engine::Rfc3448(Rfc3448::new(false, Duration::from_secs_f64(granularity_s))),
-        "rfc3448-burst" => {
-            Engine::Rfc3448(Rfc3448::new(true, Duration::from_secs_f64(granularity_s)))
-        }
+        "rfc3448" => Engine::Rfc3448(Rfc3448::new(false, secs("granularity", granularity_s)?)),
+        "rfc3448-burst" => Engine::Rfc3448(Rfc3448::new(true, secs("granularity", granularity_s)?)),
         "rmc" => {
             if !(kr > 0.0 && kr < 2.0) {
                 return Err(PyValueError::new_err("kr must be in (0, 2)"));
             }
-            Engine::Rmc(Rmc::new(kr, Duration::from_secs_f64(period_s)))
+            Engine::Rmc(Rmc::new(kr, secs("period", period_s)?))
         }
         other => {
             return Err(PyValueError::new_err(format!(
@@ -131,10 +128,34 @@ fn sendloop<'py>(
             )))
         }
     };
-    if rates.is_empty() || rates[0].0 != 0.0 || rates.iter().any(|&(t, r)| t < 0.0 || r <= 0.0) {
+    let ordered = rates.windows(2).all(|w| w[0].0 <= w[1].0);
+    if rates.is_empty()
+        || rates[0].0 != 0.0
+        || !ordered
+        || rates.iter().any(|&(_, r)| r.is_nan() || r <= 0.0)
+    {
         return Err(PyValueError::new_err(
-            "rates must start at time 0 and be positive",
+            "rates must start at time 0, be in time order and be positive",
         ));
+    }
+    if rates.iter().any(|&(_, r)| !r.is_finite()) {
+        return Err(PyValueError::new_err("rates must be finite"));
+    }
+    if packet_size == 0 || packet_size > 65507 {
+        return Err(PyValueError::new_err(
+            "packet_size must be 1-65507 bytes (a UDP datagram)",
+        ));
+    }
+    let bin = secs("bin", bin_s)?;
+    if bin.0 == 0 {
+        return Err(PyValueError::new_err("bin must be positive"));
+    }
+    let mut steps = Vec::with_capacity(rates.len());
+    for &(t, bps) in &rates {
+        steps.push(RateStep {
+            at: secs("rate step time", t)?,
+            bps,
+        });
     }
     let target = match target {
         Some(t) => Some(
@@ -145,17 +166,11 @@ fn sendloop<'py>(
     };
     let cfg = SendLoopConfig {
         engine,
-        rates: rates
-            .iter()
-            .map(|&(t, bps)| RateStep {
-                at: Duration::from_secs_f64(t),
-                bps,
-            })
-            .collect(),
+        rates: steps,
         packet_size,
-        duration: Duration::from_secs_f64(duration_s),
+        duration: secs("duration", duration_s)?,
         target,
-        bin: Duration::from_secs_f64(bin_s),
+        bin,
         trace_wakes,
         trace_waits,
     };
@@ -185,6 +200,7 @@ fn sendloop<'py>(
     d.set_item("packets", r.packets)?;
     d.set_item("bytes", r.bytes)?;
     d.set_item("send_errors", r.send_errors)?;
+    d.set_item("unsent", r.unsent)?;
     d.set_item("wakeups", r.wakeups)?;
     d.set_item("received_bytes", r.received_bytes)?;
     d.set_item("elapsed_s", r.elapsed_s)?;
@@ -201,9 +217,24 @@ fn sendloop<'py>(
 
 /// Sleeps `requested_s` `count` times on the OS clock; returns the overshoots in ns.
 #[pyfunction]
-fn sleep_overshoot(py: Python<'_>, requested_s: f64, count: usize) -> Vec<u64> {
-    let d = std::time::Duration::from_secs_f64(requested_s.max(0.0));
-    py.detach(|| ndncc_rt::probe::sleep_overshoot(d, count))
+fn sleep_overshoot(py: Python<'_>, requested_s: f64, count: usize) -> PyResult<Vec<u64>> {
+    let d = secs("requested", requested_s)?;
+    let d = std::time::Duration::from_nanos(d.0);
+    Ok(py.detach(|| ndncc_rt::probe::sleep_overshoot(d, count)))
+}
+
+/// The longest time the real-time functions take: 10^6 s (11.6 days).
+const MAX_SECS: f64 = 1e6;
+
+/// A time argument in seconds as a [`ndncc_core::Duration`]: finite, ≥ 0 and at most
+/// [`MAX_SECS`] (a ValueError otherwise, never a panic).
+fn secs(what: &str, s: f64) -> PyResult<ndncc_core::Duration> {
+    if !(0.0..=MAX_SECS).contains(&s) {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be between 0 and {MAX_SECS:e} s, got {s}"
+        )));
+    }
+    Ok(ndncc_core::Duration::from_secs_f64(s))
 }
 
 /// The ndncc version compiled into the native module.

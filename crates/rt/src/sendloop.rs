@@ -46,6 +46,9 @@ pub struct SendLoopResult {
     pub bytes: u64,
     /// Sends the OS refused (e.g. ENOBUFS); not counted in `bytes`.
     pub send_errors: u64,
+    /// Packets the engine released that were not sent because the run ended (or was stopped)
+    /// in the middle of their burst.
+    pub unsent: u64,
     pub wakeups: u64,
     /// Bytes the local receiver got (0 with an external target).
     pub received_bytes: u64,
@@ -62,6 +65,11 @@ pub struct SendLoopResult {
     /// timer set at the previous wake-up for `asked` fires at max(asked, previous) + t_w.
     pub waits: Vec<(Duration, Duration)>,
 }
+
+/// Packets sent between two looks at the clock within one burst.
+const BURST_CHUNK: u32 = 64;
+/// The longest single sleep: the loop notices a stop within this.
+const MAX_SLEEP: Duration = Duration(50_000_000);
 
 fn pps(bps: f64, size: usize) -> PacketRate {
     PacketRate(bps / (8.0 * size as f64))
@@ -84,6 +92,13 @@ pub fn run(cfg: &SendLoopConfig, stop: &AtomicBool) -> io::Result<SendLoopResult
         (None, Some(t)) => t,
         (None, None) => unreachable!(),
     };
+    // the sending socket first: if it fails, no receiver thread is left behind
+    let sock = UdpSocket::bind(if target.is_ipv4() {
+        "0.0.0.0:0"
+    } else {
+        "[::]:0"
+    })?;
+    sock.connect(target)?;
     let received = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let drain = receiver.map(|sock| {
@@ -91,16 +106,10 @@ pub fn run(cfg: &SendLoopConfig, stop: &AtomicBool) -> io::Result<SendLoopResult
         let done = done.clone();
         std::thread::spawn(move || drain_socket(sock, &received, &done))
     });
-    let sock = UdpSocket::bind(if target.is_ipv4() {
-        "0.0.0.0:0"
-    } else {
-        "[::]:0"
-    })?;
-    sock.connect(target)?;
     let result = send(cfg, &sock, stop);
     done.store(true, Ordering::Relaxed);
-    // wake the receiver so it notices `done`
-    let _ = sock.send(&[0u8; 1]);
+    // wake the receiver so it notices `done` (an empty datagram: it adds no bytes)
+    let _ = sock.send(&[]);
     if let Some(h) = drain {
         let _ = h.join();
     }
@@ -155,8 +164,19 @@ fn send(cfg: &SendLoopConfig, sock: &UdpSocket, stop: &AtomicBool) -> io::Result
             if cfg.trace_wakes && n > 0 {
                 r.wakes.push((t - Instant::ZERO, n));
             }
-            let bin = ((t.0 / cfg.bin.0) as usize).min(bins - 1);
-            for _ in 0..n {
+            let bin_of = |t: Instant| ((t.0 / cfg.bin.0) as usize).min(bins - 1);
+            let mut bin = bin_of(t);
+            for i in 0..n {
+                // a long burst takes time of its own: bin it when it is sent, and end it with
+                // the run (or a stop) rather than overrun
+                if i > 0 && i % BURST_CHUNK == 0 {
+                    let t = now();
+                    if t >= end || stop.load(Ordering::Relaxed) {
+                        r.unsent += u64::from(n - i);
+                        break;
+                    }
+                    bin = bin_of(t);
+                }
                 match sock.send(&payload) {
                     Ok(k) => {
                         r.packets += 1;
@@ -173,12 +193,20 @@ fn send(cfg: &SendLoopConfig, sock: &UdpSocket, stop: &AtomicBool) -> io::Result
             wake = wake.min(Instant::ZERO + step.at);
         }
         asked = Some((t, wake));
-        let t = now();
-        if wake > t {
-            std::thread::sleep(std::time::Duration::from_nanos((wake - t).0));
-        } else {
+        let mut t = now();
+        if wake <= t {
             // the engine asks to go on at once: still a sleep (yield), as the loop would
             std::thread::sleep(std::time::Duration::from_nanos(1));
+        }
+        // a long sleep goes in pieces so that a stop is noticed; each piece sleeps until the
+        // same absolute instant, so only the last one's overshoot counts
+        while wake > t {
+            let piece = (wake - t).min(MAX_SLEEP);
+            std::thread::sleep(std::time::Duration::from_nanos(piece.0));
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            t = now();
         }
     }
     r.elapsed_s = origin.elapsed().as_secs_f64();

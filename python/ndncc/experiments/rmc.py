@@ -22,6 +22,7 @@ would measure the edge of one scheduler stall (up to ~12 ms here) rather than th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import nan
 from pathlib import Path
 
 from ..sweep import Job, run_jobs
@@ -237,7 +238,8 @@ def compare(res: dict, quick: bool) -> list[Row]:
             rows.append(
                 Row(exp, "RMC relative error", cond, "< 0.06 %", e, "%", label, abs(e) <= tol)
             )
-    worst = max(real_error(res[cr_key("rfc3448", m)], p) for m in carried) * 100
+    # (no carried rate at all — a stalled host — leaves NaN rather than losing the report)
+    worst = max((real_error(res[cr_key("rfc3448", m)], p) for m in carried), default=nan) * 100
     rows.append(
         Row(
             exp,
@@ -250,7 +252,9 @@ def compare(res: dict, quick: bool) -> list[Row]:
             worst > 10,
         )
     )
-    worst_b = max(real_error(res[cr_key("rfc3448-burst", m)], p) for m in carried) * 100
+    worst_b = (
+        max((real_error(res[cr_key("rfc3448-burst", m)], p) for m in carried), default=nan) * 100
+    )
     rows.append(
         Row(
             exp,

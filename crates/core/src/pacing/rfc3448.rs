@@ -84,8 +84,15 @@ impl SendingEngine for Rfc3448 {
             return 0;
         }
         if self.burst && n.interval_ns < self.granularity.0 as f64 {
-            // every packet due by now (within δ) leaves in this wake-up
-            n.take_owed(Instant((now.0 as f64 + delta) as u64)).max(1)
+            // every packet due by now (within δ) leaves in this wake-up; the δ rule said at
+            // least the next one does, which then moves the schedule on like any other
+            match n.take_owed(Instant((now.0 as f64 + delta).ceil() as u64)) {
+                0 => {
+                    n.next_ns += n.interval_ns;
+                    1
+                }
+                k => k,
+            }
         } else {
             n.next_ns += n.interval_ns;
             1
@@ -129,6 +136,20 @@ pub(crate) mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn bursts_never_send_a_nominal_packet_twice() {
+        // a spacing with a fraction of a ns: the next nominal time can fall between the wake-up
+        // + δ rounded down and the exact value
+        let mut e = Rfc3448::new(true, Duration(MS));
+        e.start(Instant(0), PacketRate(1e9 / 10_000.3));
+        let sent: u32 = [0, 60_002, 65_002, 70_003]
+            .iter()
+            .map(|&t| e.on_timeout(Instant(t)))
+            .sum();
+        // owed by 70 003 ns + δ (5 000.15 ns): nominal times 0, 10 000.3, …, 70 002.1
+        assert_eq!(sent, 8);
     }
 
     #[test]
