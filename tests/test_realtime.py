@@ -193,6 +193,16 @@ def test_relative_error_uses_full_bins_only():
     assert os.cpu_count()
 
 
+def test_a_bin_cut_by_a_rate_step_is_owed_each_rate_for_its_time():
+    # 8000 bit/s, halved at 0.375 s: the second bin (0.25-0.5 s) owes 250·0.5 + 125·0.5 bytes
+    run = realtime.SendLoopRun(
+        "rmc", 1000, 1.0, 0.25, [(0.0, 8000.0), (0.375, 4000.0)], [250, 187.5, 125, 125], 0, 0, 0, 1
+    )
+    assert run.mean_requested_bps(0.25, 0.5) == pytest.approx(6000.0)
+    assert run.relative_error() == pytest.approx(0.0)
+    assert run.requested_bps(0.4) == 4000.0
+
+
 def _can_unshare() -> bool:
     try:
         r = subprocess.run(

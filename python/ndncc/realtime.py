@@ -164,6 +164,13 @@ class SendLoopRun:
                 r = bps
         return r
 
+    def mean_requested_bps(self, t0: float, t1: float) -> float:
+        """The requested rate averaged over [t0, t1] (a bin a rate step cuts in two counts
+        each part for its time)."""
+        edges = sorted({t0, t1, *(at for at, _ in self.rates if t0 < at < t1)})
+        bits = sum(self.requested_bps(a) * (b - a) for a, b in zip(edges, edges[1:], strict=False))
+        return bits / (t1 - t0)
+
     def effective_bps(self) -> list[float]:
         """Bits/s sent in each bin."""
         return [b * 8 / self.bin_s for b in self.bin_bytes]
@@ -181,7 +188,7 @@ class SendLoopRun:
                 continue
             if lo >= t0 - 1e-9 and hi <= t1 + 1e-9:
                 eff.append(bps)
-                req.append(self.requested_bps(lo))
+                req.append(self.mean_requested_bps(lo, hi))
         if not eff:
             return float("nan")
         r = sum(req) / len(req)

@@ -200,11 +200,15 @@ impl FwCore {
             let n = self
                 .module
                 .release_interests(now, face, queued, &self.faces);
-            for _ in 0..n {
-                let i = self.faces[fi].interest_queue.pop_front().expect("queued");
+            let mut released = 0;
+            while released < n {
+                let Some(i) = self.faces[fi].interest_queue.pop_front() else {
+                    break;
+                };
                 self.queued_interests -= 1;
                 // only while the entry still waits for *this* transmission: not after it was
                 // satisfied, expired, Nacked, or replaced by a later Interest of the same name
+                // (such a stale one is dropped without using up the module's release)
                 let pending = self.pit.get(&i.name).is_some_and(|e| {
                     e.out_records
                         .iter()
@@ -212,6 +216,7 @@ impl FwCore {
                 });
                 if pending {
                     self.emit(face, Packet::Interest(i));
+                    released += 1;
                 }
             }
         }

@@ -177,6 +177,20 @@ fn a_duplicate_segment_does_not_end_the_entry_early() {
     assert_eq!(f.core.counters.satisfied, 1);
 }
 
+#[test]
+fn a_segment_beyond_the_count_does_not_end_the_entry() {
+    let (mut f, p) = setup(Strategy::BestRoute, RouterModule::None);
+    f.handle_interest(Instant(0), DOWN1, interest(p, 1, 7));
+    let seg = |index| Some(SegmentInfo { index, count: 3 });
+    for (t, i) in [(10, 0), (11, 1), (12, 5), (13, u32::MAX)] {
+        f.handle_data(Instant(t), UP1, data(p, 1, seg(i)));
+    }
+    assert_eq!(f.core.pit.len(), 1, "segment 2 is still due");
+    assert_eq!(f.core.counters.unsolicited_data, 2);
+    f.handle_data(Instant(14), UP1, data(p, 1, seg(2)));
+    assert!(f.core.pit.is_empty());
+}
+
 /// Refuses Interests on one face with Nack(Congestion); queues them on another.
 #[derive(Debug)]
 struct Refuse {
@@ -293,7 +307,8 @@ fn a_queued_interest_whose_entry_was_replaced_is_not_released() {
     assert!(f.core.pit.is_empty());
     f.handle_interest(Instant(1_000_000_001), DOWN1, interest(p, 1, 8));
     assert_eq!(f.faces()[UP1.0 as usize].interest_queue.len(), 2);
-    f.core.module = hold(2);
+    // a budget of one is enough: the stale copy does not use it up
+    f.core.module = hold(1);
     f.on_timeout(Instant(1_010_000_000));
     // only the transmission the entry waits for leaves: nonce 8, not the stale nonce 7
     match drain(&mut f, UP1)[..] {

@@ -7,8 +7,11 @@
 //!   bounds it.
 //!
 //! Perfectly periodic senders sharing a drop-tail queue phase-lock (one of them always arrives
-//! just after the queue filled); random gaps break that. A rate change takes effect from the
-//! next gap on: the send already scheduled keeps its time, as in ndnSIM.
+//! just after the queue filled); random gaps break that. Each gap is drawn as a unit gap g
+//! (mean 1) times 1/r; a rate change re-spaces the pending gap from the last send with the same
+//! g — next = last + g/r_new — as the nominal schedule of the other engines re-spaces from the
+//! last nominal time, so a sender whose rate rises (an AIMD or MIRCC controller) does not wait
+//! out a gap drawn at the old rate. (ndnSIM's ConsumerCbr never changes its rate.)
 
 use super::{safe_interval_ns, SendingEngine};
 use crate::rng::RngStream;
@@ -23,6 +26,8 @@ pub enum GapDist {
 
 /// ndnSIM's bound on an exponential gap, in mean gaps.
 const EXP_BOUND: f64 = 50.0;
+/// The longest gap (ns), as the nominal schedule's longest spacing.
+const MAX_GAP_NS: f64 = 1e18;
 
 #[derive(Clone, Debug)]
 pub struct Randomized {
@@ -32,6 +37,8 @@ pub struct Randomized {
     interval_ns: f64,
     /// Time of the next send (ns); `None` before `start`.
     next_ns: Option<f64>,
+    /// The last send (ns) and the unit gap drawn after it; `None` before the first send.
+    last: Option<(f64, f64)>,
 }
 
 impl Randomized {
@@ -41,15 +48,21 @@ impl Randomized {
             rng,
             interval_ns: f64::INFINITY,
             next_ns: None,
+            last: None,
         }
     }
 
-    fn gap_ns(&mut self) -> f64 {
+    /// A gap of mean 1: U(0, 2) or Exp(1) cut at 50.
+    fn unit_gap(&mut self) -> f64 {
         let u = self.rng.uniform();
         match self.dist {
-            GapDist::Uniform => 2.0 * u * self.interval_ns,
-            GapDist::Exponential => (-(1.0 - u).ln()).min(EXP_BOUND) * self.interval_ns,
+            GapDist::Uniform => 2.0 * u,
+            GapDist::Exponential => (-(1.0 - u).ln()).min(EXP_BOUND),
         }
+    }
+
+    fn next_after(&self, last_ns: f64, unit: f64) -> f64 {
+        last_ns + (unit * self.interval_ns).min(MAX_GAP_NS)
     }
 }
 
@@ -57,10 +70,14 @@ impl SendingEngine for Randomized {
     fn start(&mut self, now: Instant, rate: PacketRate) {
         self.interval_ns = safe_interval_ns(rate);
         self.next_ns = Some(now.0 as f64);
+        self.last = None;
     }
 
     fn set_rate(&mut self, _now: Instant, rate: PacketRate) {
         self.interval_ns = safe_interval_ns(rate);
+        if let Some((last_ns, unit)) = self.last {
+            self.next_ns = Some(self.next_after(last_ns, unit));
+        }
     }
 
     fn poll_timeout(&self) -> Option<Instant> {
@@ -75,7 +92,9 @@ impl SendingEngine for Randomized {
         // gaps shorter than a nanosecond (or a late wake-up) release several at once
         while next <= now.0 as f64 {
             n += 1;
-            next += self.gap_ns();
+            let unit = self.unit_gap();
+            self.last = Some((next, unit));
+            next = self.next_after(next, unit);
         }
         self.next_ns = Some(next);
         n
@@ -138,16 +157,33 @@ mod tests {
     }
 
     #[test]
-    fn a_rate_change_applies_from_the_next_gap() {
-        let mut e = Randomized::new(GapDist::Uniform, RngStream::new(1, 0, StreamKind::App, 7));
+    fn a_rate_change_respaces_the_pending_gap_from_the_last_send() {
+        let mut e = Randomized::new(
+            GapDist::Exponential,
+            RngStream::new(1, 0, StreamKind::App, 7),
+        );
         e.start(Instant(0), PacketRate(1000.0));
         assert_eq!(e.on_timeout(Instant(0)), 1);
-        let scheduled = e.poll_timeout();
-        e.set_rate(Instant(10), PacketRate(1e6));
-        assert_eq!(e.poll_timeout(), scheduled);
-        let t = scheduled.unwrap();
-        e.on_timeout(t);
-        // the gap after it is drawn at 1e6/s: at most 2 µs
-        assert!(e.poll_timeout().unwrap().0 - t.0 <= 2_000);
+        let gap = e.poll_timeout().unwrap().0 as f64;
+        // ten times the rate: the same unit gap, a tenth as long, from the same last send
+        e.set_rate(Instant(10), PacketRate(10_000.0));
+        let respaced = e.poll_timeout().unwrap().0 as f64;
+        assert!((respaced - gap / 10.0).abs() <= 1.0, "{gap} -> {respaced}");
+        // and back: the original gap
+        e.set_rate(Instant(20), PacketRate(1000.0));
+        assert!((e.poll_timeout().unwrap().0 as f64 - gap).abs() <= 1.0);
+    }
+
+    #[test]
+    fn a_zero_rate_waits_at_most_the_longest_gap() {
+        for seed in 0..200 {
+            let mut e = Randomized::new(
+                GapDist::Exponential,
+                RngStream::new(seed, 0, StreamKind::App, 7),
+            );
+            e.start(Instant(0), PacketRate(0.0));
+            assert_eq!(e.on_timeout(Instant(0)), 1);
+            assert!(e.poll_timeout().unwrap().0 <= 1_000_000_000_000_000_000);
+        }
     }
 }

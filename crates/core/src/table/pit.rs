@@ -39,6 +39,8 @@ pub struct PitEntry {
     pub expiry: Instant,
     /// Data segments still expected, once the first segment told the count.
     pub segments_left: Option<u32>,
+    /// The segment count the first segment gave.
+    segments_count: Option<u32>,
     /// Which segment indices have passed (a bit each; empty until the first segment).
     segments_seen: Vec<u64>,
 }
@@ -46,18 +48,23 @@ pub struct PitEntry {
 impl PitEntry {
     /// Records segment `seg` of a chunked answer: `Some(true)` if it was the last one missing,
     /// `Some(false)` if more are due, `None` if this index already passed (a duplicate, e.g.
-    /// the same segment from a second upstream), which must not end the entry early.
+    /// the same segment from a second upstream) or lies outside the count the first segment
+    /// gave — neither may end the entry early.
     pub fn mark_segment(&mut self, seg: SegmentInfo) -> Option<bool> {
+        // the count is the first segment's; the bitmap grows with the indices that arrive
+        let count = *self.segments_count.get_or_insert(seg.count);
+        if seg.index >= count {
+            return None;
+        }
         let (word, bit) = ((seg.index / 64) as usize, seg.index % 64);
         if word >= self.segments_seen.len() {
-            let words = (seg.count.div_ceil(64) as usize).max(word + 1);
-            self.segments_seen.resize(words, 0);
+            self.segments_seen.resize(word + 1, 0);
         }
         if self.segments_seen[word] & (1 << bit) != 0 {
             return None;
         }
         self.segments_seen[word] |= 1 << bit;
-        let left = self.segments_left.get_or_insert(seg.count);
+        let left = self.segments_left.get_or_insert(count);
         *left = left.saturating_sub(1);
         Some(*left == 0)
     }
@@ -136,6 +143,7 @@ impl Pit {
             out_records: SmallVec::new(),
             expiry,
             segments_left: None,
+            segments_count: None,
             segments_seen: Vec::new(),
         })
     }
