@@ -233,3 +233,23 @@ def test_load_processes_start_when_ndncc_is_pid_1():
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "2"
+
+
+def test_clock_probe_never_overwrites_what_is_not_a_profile(tmp_path, capsys):
+    scenario = tmp_path / "base.toml"
+    scenario.write_text("[scenario]\n")
+    for out in (tmp_path, scenario):  # a directory; an existing file of another kind
+        assert main(["clock-probe", "--duration", "0.5s", "--load", "0", "--out", str(out)]) == 3
+        assert "--out" in capsys.readouterr().err
+    assert scenario.read_text() == "[scenario]\n"
+    assert main(["clock-probe", "--load", "65", "--out", str(tmp_path / "p.json")]) == 3
+
+
+def test_a_deeply_nested_clock_profile_is_a_clear_error(tmp_path):
+    from ndncc.scenario import ScenarioError
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ScenarioError) as e:
+        read_clock_profile(deep)
+    assert "nested too deeply" in str(e.value)

@@ -191,6 +191,49 @@ def test_cli_plot_rejects_damaged_run_dir(tmp_path, capsys):
     assert main(["plot", str(tmp_path / "nowhere")]) == 3
 
 
+def test_cli_plot_rejects_files_of_the_wrong_shape(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert main(["run", str(DEMO), "--out", str(out), "--duration", "1s", "-q"]) == 0
+    good = (out / "summary.json").read_bytes()
+    for text in ("[]", "null", "1", "NaN"):
+        (out / "summary.json").write_text(text)
+        assert main(["plot", str(out)]) == 3
+        assert "summary.json" in capsys.readouterr().err
+    (out / "summary.json").write_bytes(b"\xff\xfe")
+    assert main(["plot", str(out)]) == 3
+    assert "summary.json" in capsys.readouterr().err
+    (out / "summary.json").write_bytes(good)
+    # another table's file in place of the app series
+    (out / "app_series.parquet").write_bytes((out / "node_series.parquet").read_bytes())
+    assert main(["plot", str(out)]) == 3
+    assert "not an ndncc app_series table" in capsys.readouterr().err
+
+
+def test_cli_out_that_cannot_be_a_directory_is_an_input_error(tmp_path, capsys):
+    afile = tmp_path / "afile.txt"
+    afile.write_text("keep me")
+    for argv in (
+        ["run", str(DEMO), "--duration", "1s", "-q", "--out", str(afile)],
+        ["run", str(DEMO), "--duration", "1s", "-q", "--out", str(afile / "sub")],
+        ["reproduce", "sf-clock", "--quick", "-q", "--out", str(afile)],
+        ["plot", str(tmp_path / "r"), "--out", str(afile)],
+    ):
+        if argv[0] == "plot":
+            assert (
+                main(["run", str(DEMO), "--out", str(tmp_path / "r"), "-q", "--duration", "1s"])
+                == 0
+            )
+        assert main(argv) == 3, argv
+        assert "--out" in capsys.readouterr().err
+    assert afile.read_text() == "keep me"
+
+
+def test_cli_refuses_absurd_counts(capsys):
+    assert main(["reproduce", "sf-clock", "--jobs", "99999999999999999999"]) == 3
+    assert main(["bench", "--repeat", "0"]) == 3
+    assert capsys.readouterr().err.count("error:") == 2
+
+
 def test_cli_set_override_and_bad_set(tmp_path, capsys):
     out = tmp_path / "o"
     assert main(["run", str(DEMO), "--out", str(out), "-q", "--set", "scenario.duration=1s"]) == 0

@@ -1239,3 +1239,33 @@ def test_clock_load_window_must_be_start_end(tmp_path):
         text = _clock_consumer(clock_profile='"c.json"', clock_load_window=window)
         errs = problems(text, base_dir=tmp_path)
         assert any(p.key.endswith("clock_load_window") for p in errs), window
+
+
+@pytest.mark.parametrize(
+    "name", ["../../etc", "..", ".", "", "a/b", "a\\b", "x" * 201, "tab\there"]
+)
+def test_scenario_name_must_be_one_path_part(name):
+    data = copy.deepcopy(BASE)
+    data["scenario"]["name"] = name
+    expect(data, "scenario.name", "", "use letters, digits")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("duration", "1e30s"), ("duration", "18446744073709551615ns"), ("duration", "1e400s")],
+)
+def test_times_beyond_the_simulator_are_refused(key, value):
+    data = copy.deepcopy(BASE)
+    data["scenario"][key] = value
+    expect(data, f"scenario.{key}", "is too large")
+
+
+def test_rates_beyond_one_per_nanosecond_are_refused():
+    expect(consumer(rate=1e30), "apps[1].rate", "too large")
+
+
+def test_a_bin_far_too_fine_for_the_duration_is_refused():
+    data = copy.deepcopy(BASE)
+    data["scenario"]["duration"] = "1000h"
+    p = expect(data, "trace.bin", "rows", "raise bin to at least")
+    assert "shorten the duration" in p.fix

@@ -153,6 +153,21 @@ def _print_consumers(console, result) -> None:
     )
 
 
+def _output_dir(path: Path, flag: str = "--out") -> Path:
+    """Creates the output directory before any work, or fails with an input error: a path that
+    is a file, under a file, unwritable or impossible is the user's to fix, not a crash after
+    the measurement."""
+    if path.exists() and not path.is_dir():
+        raise InputError(f"{flag} {path}: exists and is not a directory (choose another path)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"{flag} {path}: cannot create it ({e.strerror or e})") from e
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InputError(f"{flag} {path}: not writable (choose another path)")
+    return path
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from . import runner
 
@@ -164,7 +179,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         args.scenario, seed=args.seed, run=args.run, duration=args.duration, **overrides
     )
     spec_name = sc.resolve()["name"]
-    out = Path(args.out) if args.out else Path("results") / spec_name
+    out = _output_dir(Path(args.out) if args.out else Path("results") / spec_name)
     progress = _LazyProgress(f"running {spec_name}", enabled=not args.quiet)
     try:
         result = runner.run(sc, out=out, progress=progress)
@@ -206,8 +221,11 @@ def cmd_plot(args: argparse.Namespace) -> int:
         result = Result.load(args.run_dir)
     except (FileNotFoundError, ValueError) as e:
         raise InputError(str(e)) from e
-    out = Path(args.out) if args.out else Path(args.run_dir)
-    paths = result.plot(out)
+    out = _output_dir(Path(args.out) if args.out else Path(args.run_dir))
+    try:
+        paths = result.plot(out)
+    except OSError as e:
+        raise InputError(f"cannot write the figures into {out} ({e.strerror or e})") from e
     console = _console()
     for p in paths:
         console.print(str(p), markup=False)
@@ -221,9 +239,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
     if args.paper not in experiments.PAPERS:
         raise InputError(f"unknown paper {args.paper!r}; known: {', '.join(experiments.PAPERS)}")
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError("--jobs must be at least 1")
-    out = Path(args.out) if args.out else Path("results") / args.paper
+    if args.jobs is not None and not 1 <= args.jobs <= 1024:
+        raise InputError("--jobs must be between 1 and 1024")
+    out = _output_dir(Path(args.out) if args.out else Path("results") / args.paper)
     console = _console()
     bar = None
     task = None
@@ -376,11 +394,7 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
             f"with {args.engine}" + (f" (load {args.load})" if load else ""),
             markup=False,
         )
-    out = Path(args.out) if args.out else Path("results") / "sendloop"
-    try:
-        out.mkdir(parents=True, exist_ok=True)  # before measuring, not after
-    except OSError as e:
-        raise InputError(f"--out {out}: cannot create it ({e.strerror})") from e
+    out = _output_dir(Path(args.out) if args.out else Path("results") / "sendloop")
     try:
         run = realtime.sendloop(
             args.engine,
@@ -397,6 +411,12 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError) as e:  # refused arguments, or a socket that cannot send
         raise InputError(str(e)) from e
     (out / "sendloop.json").write_text(json.dumps(run.to_json(), indent=1) + "\n")
+    if run.send_errors > 0.1 * (run.send_errors + run.packets):
+        # more than a tenth: e.g. a closed port answers every other datagram with "refused"
+        raise InputError(
+            f"{run.send_errors:,} of {run.send_errors + run.packets:,} sends failed: is "
+            f"{args.target or 'the target'} listening? (the run is in {out / 'sendloop.json'})"
+        )
     fig = _sendloop_figure(run, out / "sendloop.png", f"{args.engine}, {args.rate} requested")
     err = run.relative_error(run.bin_s)
     if not args.quiet:
@@ -411,6 +431,17 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
             markup=False,
         )
     return EXIT_OK
+
+
+def _is_clock_profile(path: Path) -> bool:
+    """True for a file an earlier `ndncc clock-probe` wrote (it may be replaced)."""
+    try:
+        if path.stat().st_size == 0:  # left by an interrupted probe
+            return True
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "profiles" in data and "granularity_ns" in data
 
 
 def cmd_clock_probe(args: argparse.Namespace) -> int:
@@ -435,12 +466,20 @@ def cmd_clock_probe(args: argparse.Namespace) -> int:
             f"--period {args.period!r} must be at most a tenth of --duration ({args.duration})"
         )
     out = Path(args.out)
+    if out.is_dir():
+        raise InputError(f"--out {out}: is a directory (give a file name, e.g. {out}/clock.json)")
+    if out.exists() and not _is_clock_profile(out):
+        raise InputError(
+            f"--out {out}: exists and is not a clock profile (choose another name, or remove it)"
+        )
+    if args.load > 64:
+        raise InputError("--load must be at most 64 processes")
+    # fail before measuring, not after: the directory must exist and take the file
+    _output_dir(out.parent if str(out.parent) else Path("."))
     try:
-        # fail before measuring, not after: the directory must exist and take the file
-        out.parent.mkdir(parents=True, exist_ok=True)
         out.touch()
     except OSError as e:
-        raise InputError(f"--out {args.out}: cannot write there ({e.strerror})") from e
+        raise InputError(f"--out {args.out}: cannot write there ({e.strerror or e})") from e
     data = realtime.clock_probe(
         out, period=args.period, size=args.size, seconds=seconds, load_procs=args.load
     )
@@ -465,6 +504,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in bench.WORKLOADS]
     if unknown:
         raise InputError(f"unknown workload {unknown[0]!r}; known: {', '.join(bench.WORKLOADS)}")
+    if not 1 <= args.repeat <= 100:
+        raise InputError("--repeat must be between 1 and 100")
     results = {}
     console = _console(stderr=args.json)
     for name in names:

@@ -381,11 +381,15 @@ class Result:
         for name in ("summary.json", "meta.json"):
             if not (out / name).is_file():
                 raise FileNotFoundError(f"{out / name}: missing (is {out} an ndncc run directory?)")
-        try:
-            summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-            meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{out}: damaged JSON file: {e}") from e
+        docs = {}
+        for name in ("summary.json", "meta.json"):
+            try:
+                docs[name] = json.loads((out / name).read_text(encoding="utf-8"))
+            except (ValueError, RecursionError) as e:  # bad JSON or not UTF-8
+                raise ValueError(f"{out / name}: damaged JSON file ({e})") from e
+            if not isinstance(docs[name], dict):
+                raise ValueError(f"{out / name}: damaged (expected a JSON object)")
+        summary, meta = docs["summary.json"], docs["meta.json"]
         frames = {}
         for attr, name in PARQUET_FILES.items():
             path = out / name
@@ -395,15 +399,29 @@ class Result:
                 frames[attr] = pd.read_parquet(path)
             except Exception as e:  # pyarrow raises several types for truncated files
                 raise ValueError(f"{path}: unreadable Parquet file ({e})") from e
-        return cls(
-            summary=summary,
-            meta=meta,
-            apps=_apps_frame(summary),
-            faces=_faces_frame(summary),
-            scenario_name=summary.get("scenario", out.name),
-            trace_options={"figures": True},
-            **frames,
-        )
+            table = name.removesuffix(".parquet")
+            missing = [c for c in TABLE_COLUMNS[table] if c not in frames[attr].columns]
+            if missing:
+                raise ValueError(
+                    f"{path}: not an ndncc {table} table (no column {missing[0]!r}); "
+                    "run the scenario again"
+                )
+        try:
+            return cls(
+                summary=summary,
+                meta=meta,
+                apps=_apps_frame(summary),
+                faces=_faces_frame(summary),
+                scenario_name=summary.get("scenario", out.name),
+                trace_options={"figures": True},
+                **frames,
+            )
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
+            # files of the wrong shape: swapped, edited, or from another tool
+            raise ValueError(
+                f"{out}: the run's files do not fit together ({type(e).__name__}: {e}); "
+                "run the scenario again"
+            ) from e
 
     def __repr__(self) -> str:
         return (

@@ -121,6 +121,10 @@ _CLOCK_KEYS = {
     "clock_profile_state": ("os",),
     "clock_load_window": ("os",),
 }
+MAX_RATE = 1e9  # packets per second: one per ns, the simulator's time resolution
+# Rows of the time-series tables a scenario may ask for (bins x (apps + faces + nodes)); about
+# 200 bytes each, so some 4 GB: beyond that a longer bin is the fix, not more memory.
+MAX_TABLE_ROWS = 20_000_000
 DEFAULT_CLOCK_GRANULARITY_NS = 1_000_000  # 1 ms: seed 003's Linux, HZ = 1000
 DEFAULT_RMC_PERIOD_NS = 1_000_000  # Ts = 1 ms
 # Stateful Forwarding (router part): TOML key -> (resolved key, default in resolved form).
@@ -313,6 +317,13 @@ def _positive_number(example: str) -> Callable[[object], float]:
         number = _a_number(value, example)
         if number <= 0:
             raise _Bad(f"must be a positive number, got {value!r}", f"write e.g. {example}")
+        if number > MAX_RATE:
+            # every such key is a rate per second (or a factor of one)
+            raise _Bad(
+                f"{value!r} is too large: at most {MAX_RATE:g}, one per nanosecond (the "
+                "simulator's resolution)",
+                f"write e.g. {example}",
+            )
         return number
 
     return convert
@@ -373,6 +384,19 @@ def _string(value: object) -> str:
     if not isinstance(value, str):
         raise _Bad(f"expected a string, got {_describe(value)}", "put the value in double quotes")
     return value
+
+
+def _scenario_name(value: object) -> str:
+    """A scenario name: also the default output directory results/<name>, so one path part."""
+    text = _string(value)
+    fix = 'use letters, digits, "-", "_" and ".", e.g. "dumbbell-2"'
+    if not text.strip() or text in (".", ".."):
+        raise _Bad(f"{text!r} is not a usable name", fix)
+    if any(c in text for c in "/\\") or any(ord(c) < 32 for c in text):
+        raise _Bad(f"{text!r} contains a path separator or a control character", fix)
+    if len(text) > 200:
+        raise _Bad(f"the name is {len(text)} characters long (at most 200)", fix)
+    return text
 
 
 def _choice(what: str, options: Iterable[str]) -> Callable[[object], str]:
@@ -585,6 +609,8 @@ def read_clock_profile(path: str | Path, state: str = "idle") -> tuple[int, list
             f"invalid JSON: {err.msg} (column {err.colno})",
             f"fix it, or {probe}",
         ) from None
+    except RecursionError:
+        raise fail("", "the JSON is nested too deeply to read", probe) from None
     if not isinstance(data, dict):
         raise fail("", f"expected a JSON object, got {_json_kind(data)}", probe)
     problems: list[Problem] = []
@@ -935,7 +961,7 @@ class _Resolver:
     def read_scenario(self) -> dict:
         t = self.table("scenario")
         t.check_keys(_SCENARIO_KEYS)
-        name = t.get("name", _string, default=self.default_name)
+        name = t.get("name", _scenario_name, default=self.default_name)
         duration = t.get(
             "duration", _POSITIVE_TIME, required='add duration = "10s" under [scenario]'
         )
@@ -1763,6 +1789,7 @@ class _Resolver:
                 "app_delays_trace needs the per-Data delay table",
                 "set delays = true, or app_delays_trace = false",
             )
+        self.bin_ns = bin_ns
         return {"bin_ns": bin_ns, "delays": delays}, options
 
     def read_trace_period(self, t: _Table, key: str, bin_ns: Any) -> float | None:
@@ -1799,6 +1826,24 @@ class _Resolver:
             if app.kind == "consumer":
                 self.check_consumer(app, producers, component, mode, static)
         self.warn_isolated()
+        self.check_table_size()
+
+    def check_table_size(self) -> None:
+        """The time series must fit in memory: refuse a bin far too fine for the duration."""
+        duration, bin_ns = getattr(self, "duration_ns", None), getattr(self, "bin_ns", None)
+        if _invalid(duration, bin_ns) or not duration or not bin_ns:
+            return
+        bins = -(-duration // bin_ns)
+        per_bin = 2 * len(self.apps) + 2 * len(self.links) + len(self.nodes)
+        if bins * per_bin <= MAX_TABLE_ROWS:
+            return
+        smallest = -(-duration * per_bin // MAX_TABLE_ROWS)
+        self.error(
+            "trace.bin",
+            f"the time series would hold {bins * per_bin:,} rows ({bins:,} bins × {per_bin} "
+            f"apps, faces and nodes), more than {MAX_TABLE_ROWS:,}",
+            f'raise bin to at least "{format_time(smallest)}", or shorten the duration',
+        )
 
     def check_consumer(
         self, app: _App, producers: list[_App], component: list[int], mode: str, static: list[dict]

@@ -129,12 +129,25 @@ def _plain(number: Fraction) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+# The largest amount each parser returns: the simulator keeps times and rates in 64-bit integers
+# and adds times together, so they stop well short of 2^64 (10^18 ns is 31.7 years).
+_LARGEST = {
+    "nanoseconds": (10**18, "10^18 ns (31.7 years)"),
+    "bits per second": (10**18, "10^18 bit/s"),
+    "bytes": (2**64 - 1, "2^64 − 1 bytes"),
+    "packets": (2**32 - 1, "4294967295 packets"),
+}
+
+
 def _whole(number: Fraction, value: object, smallest: str) -> int:
     if number.denominator != 1:
         raise UnitError(
             f"{value!r} is not a whole number of {smallest}",
             f"round it to a whole number of {smallest}",
         )
+    largest, shown = _LARGEST.get(smallest, (None, ""))
+    if largest is not None and number.numerator > largest:
+        raise UnitError(f"{value!r} is too large (at most {shown})", "write a smaller value")
     return number.numerator
 
 
