@@ -173,6 +173,9 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert "bandwith" in err and "bandwidth" in err
     assert main(["validate", str(DEMO)]) == 0
     assert main(["run", str(tmp_path / "missing.toml")]) == 3
+    # a directory or a device is not read (/dev/zero would never end)
+    assert main(["validate", str(tmp_path)]) == 3
+    assert main(["run", "/dev/zero"]) == 3
     with pytest.raises(SystemExit) as e:
         main(["run"])
     assert e.value.code == 2

@@ -1269,3 +1269,8 @@ def test_a_bin_far_too_fine_for_the_duration_is_refused():
     data["scenario"]["duration"] = "1000h"
     p = expect(data, "trace.bin", "rows", "raise bin to at least")
     assert "shorten the duration" in p.fix
+
+
+def test_timer_periods_below_a_microsecond_are_refused():
+    expect(consumer(engine="rmc", period="1ns"), "apps[1].period", "below the smallest period")
+    expect(consumer(engine="tick", tick="10ns"), "apps[1].tick", "below the smallest period")

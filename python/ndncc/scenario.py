@@ -121,6 +121,7 @@ _CLOCK_KEYS = {
     "clock_profile_state": ("os",),
     "clock_load_window": ("os",),
 }
+MAX_SCENARIO_BYTES = 64 * 2**20  # a scenario file beyond 64 MiB is a wrong path
 MAX_RATE = 1e9  # packets per second: one per ns, the simulator's time resolution
 # Rows of the time-series tables a scenario may ask for (bins x (apps + faces + nodes)); about
 # 200 bytes each, so some 4 GB: beyond that a longer bin is the fix, not more memory.
@@ -259,9 +260,11 @@ def _did_you_mean(word: str, options: Iterable[str], cutoff: float = 0.6) -> str
 
 
 def _unit(
-    parse: Callable[..., Any], positive: str | None = None, **kw: Any
+    parse: Callable[..., Any], positive: str | None = None, minimum: int = 0, **kw: Any
 ) -> Callable[[object], Any]:
-    """Wraps a units parser; with `positive` (an example value) zero is rejected too."""
+    """Wraps a units parser; with `positive` (an example value) zero is rejected too, and an
+    amount below `minimum` (e.g. a timer period of a few ns, which would flood the event
+    queue)."""
 
     def convert(value: object) -> Any:
         try:
@@ -271,6 +274,11 @@ def _unit(
         amount = next(iter(result.values())) if isinstance(result, dict) else result
         if positive is not None and amount == 0:
             raise _Bad(f"must be positive, got {value!r}", f"write e.g. '{positive}'")
+        if amount < minimum:
+            shown = format_time(minimum) if parse is parse_time else str(minimum)
+            raise _Bad(
+                f"{value!r} is below the smallest period, {shown}", f"write e.g. '{positive}'"
+            )
         return result
 
     return convert
@@ -555,6 +563,8 @@ def _clock(value: object) -> str:
 
 
 _CLOCK_TIME = _unit(parse_time, positive="1ms", unit_example="ms")
+# a timer that fires periodically: at least 1 µs (a 1 ns period is 10^9 events per second)
+_PERIOD_TIME = _unit(parse_time, positive="1ms", minimum=1_000, unit_example="ms")
 _WAIT_TIME = _unit(parse_time, positive="50us", unit_example="us")
 
 
@@ -1135,7 +1145,7 @@ class _Resolver:
         [defaults.node.schemes.mircc] values) or the built-in defaults. None if invalid."""
         t.check_keys(_MIRCC_DEFAULTS, _foreign_scheme_keys("sf", "mircc"))
         convert: dict[str, Callable[[object], Any]] = {
-            "interval": _unit(parse_time, positive="100ms", unit_example="ms"),
+            "interval": _unit(parse_time, positive="100ms", minimum=1_000, unit_example="ms"),
             "alpha": _number_in("0.5", 0),
             "beta": _number_in("1", 0),
             "eta": _positive_number("1"),
@@ -1549,13 +1559,13 @@ class _Resolver:
             }
         if engine == "rmc":
             kr = t.get("kr", _kr, default=1.0)
-            period = t.get("period", _CLOCK_TIME, default=DEFAULT_RMC_PERIOD_NS)
+            period = t.get("period", _PERIOD_TIME, default=DEFAULT_RMC_PERIOD_NS)
             if _invalid(kr, period):
                 return _INVALID
             return {"type": "rmc", "kr": kr, "period_ns": period}
         tick = t.get(
             "tick",
-            _unit(parse_time, positive="10ms", unit_example="ms"),
+            _unit(parse_time, positive="10ms", minimum=1_000, unit_example="ms"),
             required=f'add tick = "10ms" (the clock granularity of engine = "{engine}")',
         )
         smoothing = t.get("smoothing", _boolean, default=engine == "tick+smoothing")
@@ -2362,6 +2372,22 @@ class Scenario:
     def load(cls, path: str | Path) -> Scenario:
         """Reads a scenario TOML file; its name defaults to the file name without extension."""
         path = Path(path)
+        if path.exists() and not path.is_file():
+            kind = "a directory" if path.is_dir() else "not a regular file"
+            raise ScenarioError(
+                [Problem(str(path), "", f"{kind}, not a scenario file", "give a .toml file")]
+            )
+        if path.is_file() and path.stat().st_size > MAX_SCENARIO_BYTES:
+            raise ScenarioError(
+                [
+                    Problem(
+                        str(path),
+                        "",
+                        f"{path.stat().st_size:,} bytes: far larger than any scenario file",
+                        "check the path",
+                    )
+                ]
+            )
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
