@@ -141,6 +141,8 @@ def test_sendloop_command_writes_the_rate_series(tmp_path, capsys):
         ["--target", "localhost:9"],
         ["--target", "127.0.0.1:0"],
         ["--load", "0s-1s:1000"],
+        ["--engine", "rmc", "--granularity", "1ms"],  # would be ignored
+        ["--engine", "rfc3448", "--period", "1ms"],
         ["--out", "/proc/no/such/dir"],
     ],
 )

@@ -359,6 +359,14 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
     from . import realtime
     from .units import UnitError, parse_rate, parse_time
 
+    # each engine's own flags: given to another engine they would be ignored, so refuse them
+    owner = {"kr": "rmc", "period": "rmc", "granularity": "rfc3448"}
+    for flag, engine in owner.items():
+        if getattr(args, flag) is not None and not args.engine.startswith(engine):
+            raise InputError(f"--{flag} applies to --engine {engine}, not {args.engine}")
+    args.kr = 1.0 if args.kr is None else args.kr
+    args.period = args.period or "1ms"
+    args.granularity = args.granularity or "1ms"
     try:
         bps = parse_rate(args.rate)
         duration = parse_time(args.duration) / 1e9
@@ -601,9 +609,9 @@ def build_parser() -> argparse.ArgumentParser:
     sl.add_argument("--rate", default="100Mbps", help="requested rate, e.g. 500Mbps")
     sl.add_argument("--size", type=int, default=1500, help="datagram payload in bytes (1500)")
     sl.add_argument("--duration", default="10s", help="how long to send, e.g. 60s")
-    sl.add_argument("--kr", type=float, default=1.0, help="RMC gain, 0 < kr < 2 (1)")
-    sl.add_argument("--period", default="1ms", help="RMC period Ts (1ms)")
-    sl.add_argument("--granularity", default="1ms", help="t_g of RFC 3448's δ rule (1ms)")
+    sl.add_argument("--kr", type=float, help="RMC only: gain, 0 < kr < 2 (1)")
+    sl.add_argument("--period", help="RMC only: the loop period Ts (1ms)")
+    sl.add_argument("--granularity", help="RFC 3448 only: t_g of the δ rule (1ms)")
     sl.add_argument(
         "--load",
         metavar="START-END:PROCS",
