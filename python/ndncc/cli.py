@@ -221,7 +221,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
         result = Result.load(args.run_dir)
     except (FileNotFoundError, ValueError) as e:
         raise InputError(str(e)) from e
-    out = _output_dir(Path(args.out) if args.out else Path(args.run_dir))
+    out = _output_dir(Path(args.out or args.run_dir), "--out" if args.out else "run directory")
     try:
         paths = result.plot(out)
     except OSError as e:
