@@ -303,3 +303,23 @@ def test_randomized_gaps_break_the_demo_phase_lock():
     randomized = shares({f"apps[{n}].randomize": "uniform" for n in names})
     assert randomized.min() > 0.8 * randomized.max()
     assert randomized.sum() == pytest.approx(periodic.sum(), rel=0.1)
+
+
+def test_a_save_that_fails_midway_leaves_the_earlier_run_whole(tmp_path, monkeypatch):
+    import errno
+
+    from ndncc import plots
+
+    out = tmp_path / "r"
+    first = ndncc.run(DEMO, duration="1s", out=out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(plots, "plot_result", disk_full)  # after the data files, before figures
+    second = ndncc.run(DEMO, duration="2s", tables=True)
+    with pytest.raises(OSError):
+        second.save(out)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert first.summary["sim_time_s"] == 1.0

@@ -10,6 +10,9 @@ Interests per second.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -462,6 +465,22 @@ class Result:
         """
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
+        # everything is written beside, then moved into place: a failure midway (a full disk)
+        # leaves an earlier run in `out` whole instead of half overwritten
+        stage = Path(tempfile.mkdtemp(prefix=".ndncc-save-", dir=out))
+        try:
+            staged = self._write_all(stage)
+            final = []
+            for path in staged:
+                dest = out / path.relative_to(stage)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(path, dest)
+                final.append(dest)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+        return final
+
+    def _write_all(self, out: Path) -> list[Path]:
         opts = self.trace_options
         summary_path = out / "summary.json"
         summary_path.write_text(self.summary_json(), encoding="utf-8", newline="\n")
