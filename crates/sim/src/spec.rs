@@ -8,6 +8,7 @@
 //!
 //! Indices (`node`, `link`, `app`) are positions in the corresponding vectors.
 
+use ndncc_core::forwarder::Strategy;
 use serde::{Deserialize, Serialize};
 
 /// A whole resolved scenario.
@@ -464,10 +465,7 @@ impl ScenarioSpec {
         }
         let n = self.nodes.len();
         for node in &self.nodes {
-            if !matches!(
-                node.strategy.as_str(),
-                "best-route" | "multicast" | "weighted-multipath" | "class-multipath"
-            ) {
+            if Strategy::from_key(&node.strategy).is_none() {
                 return err(format!(
                     "node {}: unknown strategy '{}'",
                     node.name, node.strategy

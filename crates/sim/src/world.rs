@@ -249,6 +249,7 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
                     MirccConsumer::new(initial_rate, min_rate)
                 }),
             };
+            let clock = clock_model(&c.clock);
             let engine = match c.engine {
                 EngineSpec::Ideal => Engine::Ideal(Ideal::default()),
                 EngineSpec::Randomized { dist } => {
@@ -276,7 +277,7 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
                     granularity_ns,
                     max_owed,
                 } => {
-                    let tg = granularity_ns.map_or(clock_model(&c.clock).granularity(), Duration);
+                    let tg = granularity_ns.map_or(clock.granularity(), Duration);
                     let mut e = Rfc3448::new(burst, tg);
                     e.max_owed = max_owed;
                     Engine::Rfc3448(e)
@@ -298,7 +299,7 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
             let key = name_key(&[&a.name]);
             let rng = RngStream::new(spec.seed, spec.run, StreamKind::App, key);
             let mut consumer = Consumer::new(cfg, controller, engine, rng);
-            consumer.clock = clock_model(&c.clock);
+            consumer.clock = clock;
             App::Consumer(Box::new(consumer))
         }
     })

@@ -105,10 +105,7 @@ impl FwCore {
             return SendOutcome::Refused(None);
         };
         let interest = entry.interest;
-        let prefix = match self.module {
-            RouterModule::None => name.base, // unused without a module: skip the lookup
-            _ => self.fib_prefix(name),
-        };
+        let prefix = self.module_prefix(name);
         match self
             .module
             .on_interest_out(now, face, prefix, &interest, &self.faces)
@@ -172,6 +169,16 @@ impl FwCore {
             let mut i = entry.interest;
             i.nonce = r.nonce;
             self.send_nack(r.face, i, reason);
+        }
+    }
+
+    /// The prefix handed to the router module's hooks: the matching FIB entry's when the module
+    /// keeps per-prefix state, else (no lookup) the name's base.
+    pub fn module_prefix(&self, name: Name) -> NameId {
+        if self.module.uses_prefix() {
+            self.fib_prefix(name)
+        } else {
+            name.base
         }
     }
 
@@ -343,17 +350,17 @@ impl Forwarder {
         if !f.is_app() {
             data.ext.hops = data.ext.hops.saturating_add(1);
         }
+        let prefix = core.module_prefix(data.name);
+        let entry = core.pit.get_mut(&data.name);
         if !matches!(core.module, RouterModule::None) {
-            let prefix = core.fib_prefix(data.name);
-            let sent = core
-                .pit
-                .get(&data.name)
+            let sent = entry
+                .as_ref()
                 .and_then(|e| e.out_record(in_face))
                 .map(|r| r.sent);
             core.module
                 .on_data_in(now, in_face, prefix, &mut data, sent, &core.faces);
         }
-        let Some(entry) = core.pit.get_mut(&data.name) else {
+        let Some(entry) = entry else {
             core.counters.unsolicited_data += 1;
             return;
         };
@@ -414,7 +421,7 @@ impl Forwarder {
                 return;
             }
         };
-        let prefix = core.fib_prefix(name);
+        let prefix = core.module_prefix(name);
         core.module
             .on_nack_in(now, in_face, prefix, &nack, sent, &core.faces);
         self.strategy

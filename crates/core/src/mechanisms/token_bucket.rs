@@ -82,14 +82,6 @@ impl OutstandingBucket {
         self.rate = rate;
     }
 
-    pub fn rate(&self) -> f64 {
-        self.rate
-    }
-
-    pub fn depth(&self) -> f64 {
-        self.depth
-    }
-
     /// The fill level at `now`.
     pub fn level(&mut self, now: Instant) -> f64 {
         self.advance(now);

@@ -52,7 +52,8 @@ impl Rmc {
 
 /// One step of the linear controller on the mismatch e = d_c − d_e: owed `inflow` packets
 /// arrive, `kr·e` are sent (fractions allowed, and negative amounts: the unconstrained loop
-/// whose pole is 1 − kr). Returns the new mismatch.
+/// whose pole is 1 − kr). Returns the new mismatch. (The stability tests' model of the loop.)
+#[cfg(test)]
 pub fn linear_step(e: f64, inflow: f64, kr: f64) -> f64 {
     let e = e + inflow;
     e - kr * e

@@ -218,17 +218,6 @@ impl MirccRouter {
         }
         self.links[i].as_mut()
     }
-
-    /// The primary R(t) of the link behind `face`, if it has one.
-    pub fn rate(&self, face: FaceId) -> Option<f64> {
-        self.class_rate(face, 0)
-    }
-
-    /// R(t) of `class` (0 primary, 1 secondary) on the link behind `face`.
-    pub fn class_rate(&self, face: FaceId, class: u8) -> Option<f64> {
-        let link = self.links.get(face.0 as usize)?.as_ref()?;
-        Some(link.laws[class.min(1) as usize].rate)
-    }
 }
 
 impl RouterHooks for MirccRouter {
@@ -298,7 +287,7 @@ impl RouterHooks for MirccRouter {
     fn on_tick(&mut self, now: Instant, _faces: &[Face]) {
         let t = self.cfg.interval.as_secs_f64();
         let d0 = self.cfg.initial_rtt.as_secs_f64();
-        let cfg = self.cfg.clone();
+        let cfg = &self.cfg;
         for link in self.links.iter_mut().flatten() {
             let level = link.bucket.level(now);
             let queue = if cfg.standing_queue {
@@ -314,14 +303,14 @@ impl RouterHooks for MirccRouter {
                 queue,
                 rtt,
             };
-            link.laws[0].update(&cfg, x);
+            link.laws[0].update(cfg, x);
             let x = RateInputs {
                 capacity: (link.capacity - primary).max(0.0),
                 offered: link.offered[1] as f64 / t,
                 queue,
                 rtt,
             };
-            link.laws[1].update(&cfg, x);
+            link.laws[1].update(cfg, x);
             link.offered = [0, 0];
             link.min_level = level;
             self.counters.updates += 1;

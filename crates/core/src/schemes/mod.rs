@@ -111,6 +111,16 @@ pub enum RouterModule {
 }
 
 impl RouterModule {
+    /// Whether the hooks read the FIB prefix they are given (per-prefix state); when not, the
+    /// forwarder skips the longest-prefix match and hands them the name's base.
+    pub fn uses_prefix(&self) -> bool {
+        match self {
+            RouterModule::None | RouterModule::Mircc(_) => false,
+            RouterModule::Sf(m) => m.cfg.per_fib,
+            RouterModule::Custom(_) => true,
+        }
+    }
+
     fn hooks(&mut self) -> Option<&mut (dyn RouterHooks + Send)> {
         match self {
             RouterModule::None => None,

@@ -37,10 +37,8 @@ pub struct PitEntry {
     pub out_records: SmallVec<[OutRecord; 2]>,
     /// When the entry expires: the latest in-record expiry.
     pub expiry: Instant,
-    /// Data segments still expected, once the first segment told the count.
-    pub segments_left: Option<u32>,
-    /// The segment count the first segment gave.
-    segments_count: Option<u32>,
+    /// A chunked answer's (segment count, segments still expected), from its first segment.
+    segments: Option<(u32, u32)>,
     /// Which segment indices have passed (a bit each; empty until the first segment).
     segments_seen: Vec<u64>,
 }
@@ -52,8 +50,8 @@ impl PitEntry {
     /// gave — neither may end the entry early.
     pub fn mark_segment(&mut self, seg: SegmentInfo) -> Option<bool> {
         // the count is the first segment's; the bitmap grows with the indices that arrive
-        let count = *self.segments_count.get_or_insert(seg.count);
-        if seg.index >= count {
+        let (count, left) = self.segments.get_or_insert((seg.count, seg.count));
+        if seg.index >= *count {
             return None;
         }
         let (word, bit) = ((seg.index / 64) as usize, seg.index % 64);
@@ -64,8 +62,7 @@ impl PitEntry {
             return None;
         }
         self.segments_seen[word] |= 1 << bit;
-        let left = self.segments_left.get_or_insert(count);
-        *left = left.saturating_sub(1);
+        *left -= 1; // an index below the count, seen for the first time: at most `count` times
         Some(*left == 0)
     }
     pub fn in_record(&self, face: FaceId) -> Option<&InRecord> {
@@ -142,8 +139,7 @@ impl Pit {
             in_records: SmallVec::new(),
             out_records: SmallVec::new(),
             expiry,
-            segments_left: None,
-            segments_count: None,
+            segments: None,
             segments_seen: Vec::new(),
         })
     }
