@@ -199,12 +199,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for path in args.scenarios:
         try:
             sc = Scenario.load(path)
-            spec = sc.resolve()
+            spec, _, warnings = sc.resolved()
         except ScenarioError as e:
             status = EXIT_INPUT
             _error(str(e))
             continue
-        for w in sc.warnings:
+        for w in warnings:
             console.print(f"warning: {w}", markup=False)
         console.print(
             f"{path}: OK — {len(spec['nodes'])} nodes, {len(spec['links'])} links, "
@@ -357,13 +357,15 @@ def _check_target(text: str) -> None:
 
 def cmd_sendloop(args: argparse.Namespace) -> int:
     from . import realtime
+    from .scenario import ENGINE_KEYS
     from .units import UnitError, parse_rate, parse_time
 
-    # each engine's own flags: given to another engine they would be ignored, so refuse them
-    owner = {"kr": "rmc", "period": "rmc", "granularity": "rfc3448"}
-    for flag, engine in owner.items():
-        if getattr(args, flag) is not None and not args.engine.startswith(engine):
-            raise InputError(f"--{flag} applies to --engine {engine}, not {args.engine}")
+    # each engine's own flags (the scenario keys of the same names): given to another engine
+    # they would be ignored, so refuse them
+    for flag in ("kr", "period", "granularity"):
+        engines = ENGINE_KEYS[flag]
+        if getattr(args, flag) is not None and args.engine not in engines:
+            raise InputError(f"--{flag} applies to --engine {engines[0]}, not {args.engine}")
     args.kr = 1.0 if args.kr is None else args.kr
     args.period = args.period or "1ms"
     args.granularity = args.granularity or "1ms"
@@ -373,7 +375,7 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
         times = {flag: parse_time(getattr(args, flag)) / 1e9 for flag in ("period", "granularity")}
     except UnitError as e:
         raise InputError(f"{e.problem} ({e.fix})") from e
-    if not (math.isfinite(bps) and bps > 0):
+    if bps <= 0:  # parse_rate gives a whole number of bit/s
         raise InputError(f"--rate {args.rate!r} must be positive, e.g. 500Mbps")
     if not 0.2 <= duration <= 1e6:
         raise InputError(
@@ -483,7 +485,7 @@ def cmd_clock_probe(args: argparse.Namespace) -> int:
     if args.load > 64:
         raise InputError("--load must be at most 64 processes")
     # fail before measuring, not after: the directory must exist and take the file
-    _output_dir(out.parent if str(out.parent) else Path("."))
+    _output_dir(out.parent)
     try:
         out.touch()
     except OSError as e:

@@ -505,14 +505,9 @@ def _packets(text: str) -> str:
     return f"{int(text)}p"
 
 
-def _minindn_delay(text: str) -> str:
-    parse_time(text)
-    return text
-
-
 _MININDN_CONVERT = {
     "bw": ("bandwidth", _mbps),
-    "delay": ("delay", _minindn_delay),
+    "delay": ("delay", _time),
     "loss": ("loss", _percent),
     "max_queue_size": ("queue", _packets),
 }

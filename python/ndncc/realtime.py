@@ -236,6 +236,7 @@ def sendloop(
     bps = parse_rate(rate) if isinstance(rate, str) else float(rate)
     dur = parse_time(duration) / 1e9 if isinstance(duration, str) else float(duration)
     rates = steps or [(0.0, float(bps))]
+    bin_s = parse_time(bin) / 1e9
     if load is not None:
         load.begin()
     try:
@@ -247,7 +248,7 @@ def sendloop(
             kr,
             parse_time(period) / 1e9,
             parse_time(granularity) / 1e9,
-            parse_time(bin) / 1e9,
+            bin_s,
             target,
             trace_wakes,
             trace_waits,
@@ -259,7 +260,7 @@ def sendloop(
         engine=engine,
         packet_size=size,
         duration_s=dur,
-        bin_s=parse_time(bin) / 1e9,
+        bin_s=bin_s,
         rates=rates,
         bin_bytes=list(r["bin_bytes"]),
         packets=r["packets"],

@@ -48,11 +48,10 @@ def run(
     """See :func:`ndncc.run`."""
     from . import __version__, _core
     from .results import Result
+    from .scenario import spec_hash
 
     sc = load_scenario(scenario, **overrides)
-    spec = sc.resolve()
-    options = dict(sc.trace_options)
-    options["bin_ns"] = spec["trace"]["bin_ns"]
+    spec, options, _ = sc.resolved()  # options carry bin_s
     started = time.perf_counter()
     native = _core.run(json.dumps(spec), progress, tables)
     wall = time.perf_counter() - started
@@ -60,7 +59,7 @@ def run(
         "wall_time_s": round(wall, 6),
         "ndncc_version": __version__,
         "git_commit": git_commit(),
-        "scenario_hash": sc.hash(),
+        "scenario_hash": spec_hash(spec),
         "source": sc.source,
     }
     result = Result.from_native(

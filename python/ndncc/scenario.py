@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .importers import FORMATS as TOPOLOGY_FORMATS
 from .importers import TopologyError, infer_format, read_topology
 from .units import UnitError, format_time, parse_queue, parse_rate, parse_size, parse_time
 
@@ -75,7 +76,6 @@ RETRANSMIT = {
 }
 ROUTING_MODES = ("shortest", "static")
 METRICS = ("delay", "hops", "cost")
-TOPOLOGY_FORMATS = ("ndnsim", "minindn")
 DEFAULT_RATE_TRACE_NS = 500_000_000  # ndnSIM's L3RateTracer default period
 
 _SCENARIO_KEYS = ("name", "duration", "seed", "run")
@@ -104,7 +104,7 @@ _CONTROLLER_KEYS = {
     "multipath": ("mircc",),
     "randomize": ("constant-rate", "sf-aimd", "mircc"),  # gaps of a rate, not a window
 }
-_ENGINE_KEYS = {
+ENGINE_KEYS = {
     "randomize": ("ideal",),  # random gaps of mean 1/r (ndnSIM's ConsumerCbr Randomize)
     "tick": ("tick", "tick+smoothing"),
     "smoothing": ("tick", "tick+smoothing"),
@@ -113,7 +113,7 @@ _ENGINE_KEYS = {
     "kr": ("rmc",),  # the RMC gain
     "period": ("rmc",),  # Ts, the RMC loop period
 }
-# Consumer keys that belong to some clocks only, like _ENGINE_KEYS.
+# Consumer keys that belong to some clocks only, like ENGINE_KEYS.
 _CLOCK_KEYS = {
     "clock_granularity": ("granular", "os"),
     "clock_wait_mean": ("os",),
@@ -590,6 +590,16 @@ def _whole_ns(value: object, low: int) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and low <= value <= U64
 
 
+def spec_json(spec: dict) -> str:
+    """A resolved spec as canonical JSON (sorted keys, no spaces)."""
+    return json.dumps(spec, sort_keys=True, separators=(",", ":"))
+
+
+def spec_hash(spec: dict) -> str:
+    """sha256 (hex) of a resolved spec's canonical JSON (:meth:`Scenario.hash`)."""
+    return hashlib.sha256(spec_json(spec).encode()).hexdigest()
+
+
 def read_clock_profile(path: str | Path, state: str = "idle") -> tuple[int, list[int]]:
     """Reads a clock profile written by ``ndncc clock-probe``: returns the clock granularity
     t_g and the waiting times of profile `state` ("idle" or "load"), both in ns.
@@ -599,8 +609,16 @@ def read_clock_profile(path: str | Path, state: str = "idle") -> tuple[int, list
     :class:`ScenarioError` listing every mistake, each located in the file (a JSON path such as
     ``profiles.idle.samples_ns[3]``, or ``line N`` for a syntax error)."""
     path = Path(path)
+    return _profile_state(_read_profile_json(path), str(path), state)
+
+
+_PROBE_AGAIN = "write the file again with `ndncc clock-probe`"
+
+
+def _read_profile_json(path: Path) -> dict:
+    """A clock profile file's JSON object; ScenarioError if it cannot be read or parsed."""
     file = str(path)
-    probe = "write the file again with `ndncc clock-probe`"
+    probe = _PROBE_AGAIN
 
     def fail(key: str, problem: str, fix: str) -> ScenarioError:
         return ScenarioError([Problem(file, key, problem, fix)])
@@ -623,6 +641,13 @@ def read_clock_profile(path: str | Path, state: str = "idle") -> tuple[int, list
         raise fail("", "the JSON is nested too deeply to read", probe) from None
     if not isinstance(data, dict):
         raise fail("", f"expected a JSON object, got {_json_kind(data)}", probe)
+    return data
+
+
+def _profile_state(data: dict, file: str, state: str) -> tuple[int, list[int]]:
+    """t_g and the samples of profile `state` in a profile file's JSON object (see
+    :func:`read_clock_profile`)."""
+    probe = _PROBE_AGAIN
     problems: list[Problem] = []
     version = data.get("version", 1)
     if version != 1 or isinstance(version, bool):
@@ -661,7 +686,7 @@ def read_clock_profile(path: str | Path, state: str = "idle") -> tuple[int, list
 
 def _profile_samples(file: str, profiles: Any, state: str, problems: list[Problem]) -> list[int]:
     """The samples of `profiles[state]` (appends to `problems` and returns [] if invalid)."""
-    probe = "write the file again with `ndncc clock-probe`"
+    probe = _PROBE_AGAIN
     key = f"profiles.{state}"
     if profiles is _MISSING:
         problems.append(Problem(file, "profiles", "missing profiles", probe))
@@ -850,11 +875,13 @@ class _Resolver:
         self.link_by_pair: dict[frozenset[int], int] = {}
         self.apps: list[_App] = []
         self.duration_ns: int | None = None
+        self.bin_ns: Any = None  # [trace] bin, once read (_INVALID if it was wrong)
         self.nodes_incomplete = False  # a broken topology file: unknown node names are not news
         self.node_defaults: dict = {"strategy": "best-route", "cs_capacity": 0, "schemes": {}}
         self.packets: dict = {}
         # clock profiles read so far: (path, state) -> (granularity_ns, samples_ns) or None
         self.clock_profiles: dict[tuple[Path, str], tuple[int, list[int]] | None] = {}
+        self.profile_files: dict[Path, dict | ScenarioError] = {}
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -1537,7 +1564,7 @@ class _Resolver:
     def read_engine(self, t: _Table) -> Any:
         """The resolved engine, or _INVALID (after reporting why)."""
         engine = t.get("engine", _choice("engine", ENGINES), default="ideal")
-        if _invalid(engine) or self.foreign_keys(t, "engine", engine, _ENGINE_KEYS):
+        if _invalid(engine) or self.foreign_keys(t, "engine", engine, ENGINE_KEYS):
             return _INVALID
         if engine == "ideal":
             randomize = t.get("randomize", _choice("randomize", RANDOMIZE), default="none")
@@ -1704,7 +1731,16 @@ class _Resolver:
             return None
         if (path, state) not in self.clock_profiles:
             try:
-                self.clock_profiles[path, state] = read_clock_profile(path, state)
+                # the file is read and parsed once, whichever states the consumers use
+                if path not in self.profile_files:
+                    try:
+                        self.profile_files[path] = _read_profile_json(path)
+                    except ScenarioError as err:
+                        self.profile_files[path] = err
+                data = self.profile_files[path]
+                if isinstance(data, ScenarioError):
+                    raise data
+                self.clock_profiles[path, state] = _profile_state(data, str(path), state)
             except ScenarioError as err:
                 self.problems.extend(err.problems)
                 self.clock_profiles[path, state] = None
@@ -1840,8 +1876,8 @@ class _Resolver:
 
     def check_table_size(self) -> None:
         """The time series must fit in memory: refuse a bin far too fine for the duration."""
-        duration, bin_ns = getattr(self, "duration_ns", None), getattr(self, "bin_ns", None)
-        if _invalid(duration, bin_ns) or not duration or not bin_ns:
+        duration, bin_ns = self.duration_ns, self.bin_ns
+        if _invalid(bin_ns) or not duration or not bin_ns:
             return
         bins = -(-duration // bin_ns)
         per_bin = 2 * len(self.apps) + 2 * len(self.links) + len(self.nodes)
@@ -2560,11 +2596,16 @@ class Scenario:
 
     def to_json(self) -> str:
         """The resolved spec as canonical JSON (sorted keys, no spaces); :meth:`hash` hashes it."""
-        return json.dumps(self.resolve(), sort_keys=True, separators=(",", ":"))
+        return spec_json(self.resolve())
 
     def hash(self) -> str:
         """sha256 (hex) of the resolved spec's canonical JSON."""
-        return hashlib.sha256(self.to_json().encode()).hexdigest()
+        return spec_hash(self.resolve())
+
+    def resolved(self) -> tuple[dict, dict, list[Problem]]:
+        """Resolves once: (spec, trace_options, warnings) — what :meth:`resolve`,
+        :attr:`trace_options` and :attr:`warnings` each resolve again for."""
+        return self._resolve()
 
     @property
     def trace_options(self) -> dict:
