@@ -118,6 +118,11 @@ impl BitRate {
         let bps = self.0.max(1) as u128;
         Duration(bits.div_ceil(bps) as u64)
     }
+
+    /// Packets of `bytes` per second at this rate (a link's line rate in packets).
+    pub fn packets_per_sec(self, bytes: u32) -> f64 {
+        self.0 as f64 / (8.0 * bytes as f64)
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..sweep import Job, Outcome
-from .common import Row, save_figure, scenario_root
+from .common import Row, goodput, save_figure, scenario_root
 
 PAPER = "clock-fixes"
 TITLE = "Fixes for coarse clocks: tick, smoothing, RFC 3448, RMC (seeds 000, 002, 003)"
@@ -75,11 +75,6 @@ def jobs(quick: bool) -> list[Job]:
                     )
                 )
     return out
-
-
-def goodput(o: Outcome, seconds: float) -> float:
-    """Data delivered to the consumers in Mbps (the papers' throughput)."""
-    return sum(a["data_bytes"] for a in o.summary["apps"]) * 8 / seconds / 1e6
 
 
 def loss(o: Outcome) -> float:

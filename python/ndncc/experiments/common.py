@@ -124,3 +124,9 @@ def save_figure(fig: Any, path: Path) -> Path:
 def jain(xs: list[float]) -> float:
     s, s2 = sum(xs), sum(x * x for x in xs)
     return (s * s) / (len(xs) * s2) if s2 else float("nan")
+
+
+def goodput(o: Any, seconds: float) -> float:
+    """Data delivered to a run's consumers over `seconds`, in Mbit/s (the papers' throughput);
+    `o` is a :class:`ndncc.sweep.Outcome`."""
+    return sum(a["data_bytes"] for a in o.summary["apps"]) * 8 / seconds / 1e6

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..sweep import Job, Outcome
-from .common import Row, jain, relative, scenario_root
+from .common import Row, goodput, jain, relative, scenario_root
 
 PAPER = "sf-clock"
 TITLE = "Stateful Forwarding under coarse-grained clocks (seed 002)"
@@ -105,7 +105,7 @@ def jobs(quick: bool) -> list[Job]:
 
 def throughput(o: Outcome) -> float:
     """Total Data throughput of the run's consumers in Mbit/s (the paper's definition)."""
-    return sum(a["data_bytes"] for a in o.summary["apps"]) * 8 / SEND_SECONDS / 1e6
+    return goodput(o, SEND_SECONDS)
 
 
 def per_flow(o: Outcome) -> list[float]:

@@ -198,7 +198,7 @@ impl MirccRouter {
             self.links.resize_with(i + 1, || None);
         }
         if self.links[i].is_none() {
-            let capacity = bw.0 as f64 / (8.0 * self.cfg.data_size as f64);
+            let capacity = bw.packets_per_sec(self.cfg.data_size);
             let rate = self.cfg.initial_rate.unwrap_or(capacity);
             let phase = self.rng.uniform() * self.cfg.leak_randomize.0 as f64;
             let bucket = OutstandingBucket::new(

@@ -123,7 +123,7 @@ impl SfRouter {
     /// The line rate of a face in Data packets/s (`None` for app faces / unknown bandwidth).
     fn line_rate(&self, face: &Face) -> Option<f64> {
         face.bandwidth
-            .map(|b| b.0 as f64 / (8.0 * self.cfg.data_size as f64))
+            .map(|b| b.packets_per_sec(self.cfg.data_size))
     }
 
     fn new_limiter(&mut self, now: Instant, line_rate: f64) -> Limiter {
