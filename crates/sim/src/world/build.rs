@@ -1,0 +1,311 @@
+//! Building the world: nodes, faces, links, routes and apps from the resolved spec.
+
+use super::events::LinkDir;
+use super::sample::Series;
+use super::{AppLoc, World};
+use crate::spec::{
+    AppKind, ClockSpec, ControllerSpec, EngineSpec, GapDistSpec, QueueSpec, ScenarioSpec,
+    SpecError, WaitSpec,
+};
+use ndncc_core::app::controller::{ConstantRate, FixedWindow};
+use ndncc_core::app::{App, Consumer, ConsumerConfig, Controller, Producer, ProducerConfig};
+use ndncc_core::face::QueueLimit;
+use ndncc_core::forwarder::{Forwarder, ForwarderConfig, Strategy};
+use ndncc_core::pacing::{
+    ClockModel, Engine, GapDist, Ideal, Randomized, Rfc3448, Rmc, Smoothing, Tick, WaitDist,
+};
+use ndncc_core::rng::{name_key, RngStream, StreamKind};
+use ndncc_core::schemes::mircc::{MirccConfig, MirccConsumer, MirccRouter};
+use ndncc_core::schemes::sf::{SfConfig, SfConsumer, SfRouter};
+use ndncc_core::schemes::RouterModule;
+use ndncc_core::{BitRate, Duration, Instant, NameTable, Node, PacketRate};
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+fn queue_limit(q: QueueSpec) -> QueueLimit {
+    match q {
+        QueueSpec::Packets(n) => QueueLimit::Packets(n),
+        QueueSpec::Bytes(b) => QueueLimit::Bytes(b),
+    }
+}
+
+/// A waiting-time distribution of the core from its spec.
+fn wait_dist(w: &WaitSpec) -> WaitDist {
+    match w {
+        WaitSpec::Exponential { mean_ns } => WaitDist::Exponential {
+            mean: Duration(*mean_ns),
+        },
+        WaitSpec::Empirical { samples_ns } => {
+            let mut samples_ns = samples_ns.clone();
+            samples_ns.sort_unstable();
+            WaitDist::Empirical { samples_ns }
+        }
+    }
+}
+
+/// The clock model of a consumer's sending loop.
+fn clock_model(c: &ClockSpec) -> ClockModel {
+    match c {
+        ClockSpec::Ideal => ClockModel::Ideal,
+        ClockSpec::Granular { tg_ns } => ClockModel::Granular {
+            tg: Duration(*tg_ns),
+        },
+        ClockSpec::Os { tg_ns, wait, load } => ClockModel::Os {
+            tg: Duration(*tg_ns),
+            wait: wait_dist(wait),
+            load: load
+                .as_ref()
+                .map(|l| (Instant(l.start_ns), Instant(l.end_ns), wait_dist(&l.wait))),
+        },
+    }
+}
+
+/// The router module a node runs, from its `schemes` table.
+fn router_module(spec: &ScenarioSpec, node: &crate::spec::NodeSpec) -> RouterModule {
+    if let Some(m) = &node.schemes.mircc {
+        let cfg = MirccConfig {
+            interval: Duration(m.interval_ns),
+            alpha: m.alpha,
+            beta: m.beta,
+            eta: m.eta,
+            ewma: m.ewma,
+            depth: m.depth,
+            data_size: m.data_size,
+            initial_rate: m.initial_rate,
+            initial_rtt: Duration(m.initial_rtt_ns),
+            rate_floor: m.rate_floor,
+            police: m.police,
+            standing_queue: m.standing_queue,
+            leak_slack: m.leak_slack,
+            leak_randomize: Duration(m.leak_randomize_ns),
+            secondary_share: m.secondary_share,
+        };
+        let key = name_key(&[&node.name, "mircc"]);
+        let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
+        return RouterModule::Mircc(MirccRouter::new(cfg, rng));
+    }
+    match &node.schemes.sf {
+        Some(sf) => {
+            let cfg = SfConfig {
+                depth: sf.depth,
+                per_face: sf.per_face,
+                per_fib: sf.per_fib,
+                data_size: sf.data_size,
+                initial_rate: sf.initial_rate,
+                min_rate: sf.min_rate,
+                increase: sf.increase,
+                decrease: sf.decrease,
+                nack_suppression: sf.nack_suppression,
+                leak_slack: sf.leak_slack,
+                leak_randomize: Duration(sf.leak_randomize_ns),
+            };
+            // the module's own stream: leak phases must not shift the node's other draws
+            let key = name_key(&[&node.name, "sf"]);
+            let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
+            RouterModule::Sf(SfRouter::new(cfg, rng))
+        }
+        None => RouterModule::None,
+    }
+}
+
+fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App, SpecError> {
+    let a = &spec.apps[index];
+    let prefix_of = |p: &str| {
+        names
+            .lookup(p)
+            .ok_or_else(|| SpecError(format!("app {}: prefix {p} not interned", a.name)))
+    };
+    Ok(match &a.app {
+        AppKind::Producer(p) => App::Producer(Producer::new(ProducerConfig {
+            prefix: prefix_of(&p.prefix)?,
+            payload: p.payload_size,
+            data_size: p.payload_size.saturating_add(spec.packets.data_overhead),
+            freshness: Duration(p.freshness_ns),
+            content_segments: p.content_segments,
+            processing_delay: Duration(p.processing_delay_ns),
+        })),
+        AppKind::Consumer(c) => {
+            let controller = match c.controller {
+                ControllerSpec::ConstantRate { rate } => Controller::ConstantRate(ConstantRate {
+                    rate: PacketRate(rate),
+                }),
+                ControllerSpec::FixedWindow { window } => {
+                    Controller::FixedWindow(FixedWindow { window })
+                }
+                ControllerSpec::SfAimd {
+                    initial_rate,
+                    max_rate,
+                    nack_suppression,
+                } => Controller::Sf(SfConsumer::new(initial_rate, max_rate, nack_suppression)),
+                ControllerSpec::Mircc {
+                    initial_rate,
+                    min_rate,
+                    multipath,
+                } => Controller::Mircc(if multipath {
+                    MirccConsumer::multipath(initial_rate, min_rate)
+                } else {
+                    MirccConsumer::new(initial_rate, min_rate)
+                }),
+            };
+            let clock = clock_model(&c.clock);
+            let engine = match c.engine {
+                EngineSpec::Ideal => Engine::Ideal(Ideal::default()),
+                EngineSpec::Randomized { dist } => {
+                    // its own stream: the clock model's draws use the consumer's
+                    let key = name_key(&[&a.name, "engine"]);
+                    let rng = RngStream::new(spec.seed, spec.run, StreamKind::App, key);
+                    Engine::Randomized(Randomized::new(
+                        match dist {
+                            GapDistSpec::Uniform => GapDist::Uniform,
+                            GapDistSpec::Exponential => GapDist::Exponential,
+                        },
+                        rng,
+                    ))
+                }
+                EngineSpec::Tick {
+                    tick_ns,
+                    smoothing: false,
+                } => Engine::Tick(Tick::new(Duration(tick_ns))),
+                EngineSpec::Tick {
+                    tick_ns,
+                    smoothing: true,
+                } => Engine::Smoothing(Smoothing::new(Duration(tick_ns))),
+                EngineSpec::Rfc3448 {
+                    burst,
+                    granularity_ns,
+                    max_owed,
+                } => {
+                    let tg = granularity_ns.map_or(clock.granularity(), Duration);
+                    let mut e = Rfc3448::new(burst, tg);
+                    e.max_owed = max_owed;
+                    Engine::Rfc3448(e)
+                }
+                EngineSpec::Rmc { kr, period_ns } => Engine::Rmc(Rmc::new(kr, Duration(period_ns))),
+            };
+            let cfg = ConsumerConfig {
+                prefix: prefix_of(&c.prefix)?,
+                interest_size: spec.packets.interest_size,
+                lifetime: Duration(c.lifetime_ns),
+                timeout: Duration(c.timeout_ns.unwrap_or(c.lifetime_ns)),
+                retx_on_timeout: c.retx_on_timeout,
+                retx_on_nack: c.retx_on_nack,
+                max_transmissions: c.max_transmissions.max(1),
+                start_seq: c.start_seq,
+                max_seq: c.max_seq,
+                record_delays: spec.trace.delays,
+            };
+            let key = name_key(&[&a.name]);
+            let rng = RngStream::new(spec.seed, spec.run, StreamKind::App, key);
+            let mut consumer = Consumer::new(cfg, controller, engine, rng);
+            consumer.clock = clock;
+            App::Consumer(Box::new(consumer))
+        }
+    })
+}
+
+impl<'a> World<'a> {
+    pub(super) fn build(spec: &'a ScenarioSpec) -> Result<Self, SpecError> {
+        spec.check()?;
+        let mut names = NameTable::new();
+        for r in &spec.routes {
+            names.intern(&r.prefix);
+        }
+        for a in &spec.apps {
+            names.intern(app_prefix(a));
+        }
+        let names = Arc::new(names);
+        let mut nodes = Vec::with_capacity(spec.nodes.len());
+        for n in &spec.nodes {
+            let strategy = Strategy::from_key(&n.strategy)
+                .ok_or_else(|| SpecError(format!("unknown strategy {}", n.strategy)))?;
+            let cfg = ForwarderConfig {
+                strategy,
+                cs_capacity: n.cs_capacity as usize,
+                nack_overhead: spec.packets.nack_overhead,
+            };
+            let key = name_key(&[&n.name]);
+            let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
+            let module = router_module(spec, n);
+            nodes.push(Node::new(Forwarder::new(names.clone(), cfg, module, rng)));
+        }
+        let mut links = Vec::with_capacity(2 * spec.links.len());
+        let mut face_dir: Vec<Vec<Option<u32>>> = vec![Vec::new(); spec.nodes.len()];
+        let mut link_faces = Vec::with_capacity(spec.links.len());
+        for (i, l) in spec.links.iter().enumerate() {
+            // parallel links between the same pair are told apart by their order
+            let ordinal = spec.links[..i]
+                .iter()
+                .filter(|o| (o.a, o.b) == (l.a, l.b) || (o.a, o.b) == (l.b, l.a))
+                .count()
+                .to_string();
+            let bw = Some(BitRate(l.bandwidth_bps));
+            let fa = nodes[l.a].add_net_face(l.b as u32, i as u32, queue_limit(l.queue_ab), bw);
+            let fb = nodes[l.b].add_net_face(l.a as u32, i as u32, queue_limit(l.queue_ba), bw);
+            link_faces.push((fa, fb));
+            for (from, ff, to, tf) in [(l.a, fa, l.b, fb), (l.b, fb, l.a, fa)] {
+                let d = links.len() as u32;
+                let fd = &mut face_dir[from];
+                fd.resize(ff.0 as usize + 1, None);
+                fd[ff.0 as usize] = Some(d);
+                let rng = RngStream::new(
+                    spec.seed,
+                    spec.run,
+                    StreamKind::Link,
+                    name_key(&[&spec.nodes[from].name, &spec.nodes[to].name, &ordinal]),
+                );
+                links.push(LinkDir::new(
+                    (from as u32, ff),
+                    (to as u32, tf),
+                    BitRate(l.bandwidth_bps),
+                    Duration(l.delay_ns),
+                    l.loss,
+                    rng,
+                ));
+            }
+        }
+        for r in &spec.routes {
+            let (fa, fb) = link_faces[r.link];
+            let face = if spec.links[r.link].a == r.node {
+                fa
+            } else {
+                fb
+            };
+            let prefix = names.lookup(&r.prefix).expect("interned above");
+            nodes[r.node].add_route(prefix, face, r.cost);
+        }
+        let mut apps = Vec::with_capacity(spec.apps.len());
+        for (i, a) in spec.apps.iter().enumerate() {
+            let app = build_app(spec, &names, i)?;
+            let slot = nodes[a.node].apps.len() as u32;
+            nodes[a.node].add_app(app, Instant(a.start_ns), a.stop_ns.map(Instant));
+            apps.push(AppLoc {
+                node: a.node as u32,
+                slot,
+            });
+        }
+        let n_nodes = nodes.len();
+        Ok(World {
+            spec,
+            nodes,
+            links,
+            face_dir,
+            apps,
+            events: BinaryHeap::new(),
+            seq: 0,
+            node_sched: vec![None; n_nodes],
+            ready: Vec::new(),
+            now: Instant::ZERO,
+            processed: 0,
+            packet_hops: 0,
+            link_losses: 0,
+            series: Series::default(),
+        })
+    }
+}
+
+pub(super) fn app_prefix(a: &crate::spec::AppSpec) -> &str {
+    match &a.app {
+        AppKind::Producer(p) => &p.prefix,
+        AppKind::Consumer(c) => &c.prefix,
+    }
+}

@@ -1,0 +1,228 @@
+//! The event loop: an event queue keyed (time, seq), links that serialize, propagate and lose
+//! packets, and node timers.
+
+use super::{RunOptions, World};
+use ndncc_core::rng::RngStream;
+use ndncc_core::{BitRate, Duration, FaceId, Instant, Packet};
+use std::collections::VecDeque;
+
+/// One direction of a link.
+pub(super) struct LinkDir {
+    from: u32,
+    from_face: FaceId,
+    to: u32,
+    to_face: FaceId,
+    bandwidth: BitRate,
+    delay: Duration,
+    loss: f64,
+    rng: RngStream,
+    /// The link is serializing until this instant.
+    busy_until: Instant,
+    /// A `TxDone` event is scheduled (only when packets wait behind the one on the wire).
+    tx_pending: bool,
+    /// Packets on the wire with their arrival instants, in order (a link never reorders);
+    /// only the head has an `Arrive` event, so the event queue holds one per busy link.
+    in_flight: VecDeque<(Instant, Packet)>,
+}
+
+impl LinkDir {
+    /// A link direction from (node, face) to (node, face), idle and empty.
+    pub(super) fn new(
+        (from, from_face): (u32, FaceId),
+        (to, to_face): (u32, FaceId),
+        bandwidth: BitRate,
+        delay: Duration,
+        loss: f64,
+        rng: RngStream,
+    ) -> Self {
+        LinkDir {
+            from,
+            from_face,
+            to,
+            to_face,
+            bandwidth,
+            delay,
+            loss,
+            rng,
+            busy_until: Instant::ZERO,
+            tx_pending: false,
+            in_flight: VecDeque::new(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum EventKind {
+    TxDone,
+    Arrive,
+    NodeTimer,
+    Sample,
+}
+
+/// An event, ordered by `key` = (time << 64) | seq alone: ties run in scheduling order, and
+/// one integer comparison orders two events.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Event {
+    key: u128,
+    kind: EventKind,
+    idx: u32,
+}
+
+impl Event {
+    fn time(&self) -> u64 {
+        (self.key >> 64) as u64
+    }
+}
+
+impl PartialEq for Event {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+impl Eq for Event {}
+impl PartialOrd for Event {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Event {
+    /// Reversed: the standard max-heap then pops the earliest event.
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        o.key.cmp(&self.key)
+    }
+}
+
+impl<'a> World<'a> {
+    fn schedule(&mut self, at: Instant, kind: EventKind, idx: u32) {
+        self.seq += 1;
+        self.events.push(Event {
+            key: (u128::from(at.0) << 64) | u128::from(self.seq),
+            kind,
+            idx,
+        });
+    }
+
+    /// After a node acted: start idle links it has packets for, and keep its timer current.
+    fn after_node(&mut self, n: u32) {
+        let node = &mut self.nodes[n as usize];
+        node.take_ready(&mut self.ready);
+        let mut ready = std::mem::take(&mut self.ready);
+        for face in ready.drain(..) {
+            if let Some(d) = self.face_dir[n as usize][face.0 as usize] {
+                let l = &mut self.links[d as usize];
+                if l.tx_pending {
+                    continue; // the link will pull the queue when it is free
+                }
+                if l.busy_until <= self.now {
+                    self.start_tx(d);
+                } else {
+                    l.tx_pending = true;
+                    let at = l.busy_until;
+                    self.schedule(at, EventKind::TxDone, d);
+                }
+            }
+        }
+        self.ready = ready;
+        if let Some(t) = self.nodes[n as usize].poll_timeout() {
+            let t = t.max(self.now);
+            if self.node_sched[n as usize].is_none_or(|s| t < s) {
+                self.node_sched[n as usize] = Some(t);
+                self.schedule(t, EventKind::NodeTimer, n);
+            }
+        }
+    }
+
+    /// Puts the next waiting packet of link direction `d` on the wire. A `TxDone` event is
+    /// scheduled only if more packets wait; otherwise the link just records when it frees up
+    /// (most links are lightly loaded: this spares an event per packet).
+    fn start_tx(&mut self, d: u32) {
+        let l = &mut self.links[d as usize];
+        let node = &mut self.nodes[l.from as usize];
+        let Some(p) = node.poll_transmit(l.from_face) else {
+            return;
+        };
+        let more = node.fwd.faces()[l.from_face.0 as usize].queue_len() > 0;
+        let done = self.now + l.bandwidth.serialization(p.size());
+        l.busy_until = done;
+        l.tx_pending = more;
+        let lost = l.rng.chance(l.loss);
+        let arrive = done + l.delay;
+        let first_on_wire = l.in_flight.is_empty();
+        if lost {
+            self.link_losses += 1;
+        } else {
+            l.in_flight.push_back((arrive, p));
+        }
+        if more {
+            self.schedule(done, EventKind::TxDone, d);
+        }
+        if !lost && first_on_wire {
+            self.schedule(arrive, EventKind::Arrive, d);
+        }
+    }
+
+    fn step(&mut self, kind: EventKind, idx: u32) {
+        match kind {
+            EventKind::TxDone => {
+                self.links[idx as usize].tx_pending = false;
+                self.start_tx(idx);
+            }
+            EventKind::Arrive => {
+                let l = &mut self.links[idx as usize];
+                let (_, p) = l.in_flight.pop_front().expect("in-flight packet");
+                let (to, face) = (l.to, l.to_face);
+                if let Some(&(next, _)) = l.in_flight.front() {
+                    self.schedule(next, EventKind::Arrive, idx);
+                }
+                self.packet_hops += 1;
+                self.nodes[to as usize].handle_packet(self.now, face, p);
+                self.after_node(to);
+            }
+            EventKind::NodeTimer => {
+                if self.node_sched[idx as usize] != Some(self.now) {
+                    return; // superseded by an earlier wake-up
+                }
+                self.node_sched[idx as usize] = None;
+                self.nodes[idx as usize].on_timeout(self.now);
+                self.after_node(idx);
+            }
+            EventKind::Sample => {
+                self.sample();
+                let next = self.now + Duration(self.spec.trace.bin_ns);
+                if next.0 < self.spec.duration_ns {
+                    self.schedule(next, EventKind::Sample, 0);
+                }
+            }
+        }
+    }
+
+    /// Runs the event loop; false if `progress` asked to stop.
+    pub(super) fn run(&mut self, opts: &RunOptions, progress: &mut dyn FnMut(f64) -> bool) -> bool {
+        for n in 0..self.nodes.len() as u32 {
+            self.after_node(n);
+        }
+        if opts.tables && self.spec.trace.bin_ns < self.spec.duration_ns {
+            self.schedule(Instant(self.spec.trace.bin_ns), EventKind::Sample, 0);
+        }
+        let end = self.spec.duration_ns;
+        let every = opts.progress_every.max(1);
+        while let Some(&ev) = self.events.peek() {
+            let (t, kind, idx) = (ev.time(), ev.kind, ev.idx);
+            if t >= end {
+                break;
+            }
+            self.events.pop();
+            self.now = Instant(t);
+            self.processed += 1;
+            self.step(kind, idx);
+            if self.processed % every == 0 && !progress(self.now.as_secs_f64()) {
+                return false;
+            }
+        }
+        self.now = Instant(end);
+        if opts.tables {
+            self.sample();
+        }
+        progress(self.now.as_secs_f64())
+    }
+}

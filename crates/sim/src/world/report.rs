@@ -1,0 +1,178 @@
+//! The run's summary (per consumer, producer and face) and the metadata of faces and apps.
+
+use super::build::app_prefix;
+use super::World;
+use crate::output::{AppMeta, FaceMeta, Meta};
+use crate::spec::AppKind;
+use crate::summary::{jain, ConsumerSummary, DelayStats, FaceSummary, ProducerSummary, Summary};
+use ndncc_core::app::App;
+use ndncc_core::face::FaceKind;
+
+impl<'a> World<'a> {
+    pub(super) fn meta(&self) -> Meta {
+        let mut faces = Vec::new();
+        for (ni, node) in self.nodes.iter().enumerate() {
+            for face in node.fwd.faces() {
+                let (kind, descr, peer, link, app) = match face.kind {
+                    FaceKind::Net { peer, link } => (
+                        "net",
+                        mac_descr(link, self.spec.links[link as usize].a == ni),
+                        Some(peer),
+                        Some(link),
+                        None,
+                    ),
+                    FaceKind::App { app } => {
+                        let global = self
+                            .apps
+                            .iter()
+                            .position(|l| l.node == ni as u32 && l.slot == app)
+                            .map(|g| g as u32);
+                        ("app", "appFace://".to_string(), None, None, global)
+                    }
+                };
+                faces.push(FaceMeta {
+                    node: ni as u32,
+                    face: face.id.ndnsim_id(),
+                    kind,
+                    descr,
+                    peer,
+                    link,
+                    app,
+                });
+            }
+        }
+        let apps = self
+            .spec
+            .apps
+            .iter()
+            .map(|a| {
+                let kind = match &a.app {
+                    AppKind::Producer(_) => "producer",
+                    AppKind::Consumer(_) => "consumer",
+                };
+                AppMeta {
+                    name: a.name.clone(),
+                    node: a.node as u32,
+                    kind,
+                    prefix: app_prefix(a).to_string(),
+                }
+            })
+            .collect();
+        Meta {
+            nodes: self.spec.nodes.iter().map(|n| n.name.clone()).collect(),
+            faces,
+            apps,
+        }
+    }
+
+    pub(super) fn summary(&self) -> Summary {
+        let duration = self.spec.duration_ns;
+        let mut consumers = Vec::new();
+        let mut producers = Vec::new();
+        for (i, loc) in self.apps.iter().enumerate() {
+            let a = &self.spec.apps[i];
+            let node_name = self.spec.nodes[a.node].name.clone();
+            match &self.nodes[loc.node as usize].apps[loc.slot as usize].app {
+                App::Consumer(c) => {
+                    let st = c.stats;
+                    let stop = a.stop_ns.unwrap_or(duration).min(duration);
+                    let active = stop.saturating_sub(a.start_ns) as f64 * 1e-9;
+                    let mut delays: Vec<f64> = c
+                        .delays
+                        .iter()
+                        .map(|d| d.full_delay.as_secs_f64() * 1e3)
+                        .collect();
+                    let ratio =
+                        (st.requested > 0).then(|| st.data_received as f64 / st.requested as f64);
+                    consumers.push(ConsumerSummary {
+                        name: a.name.clone(),
+                        node: node_name,
+                        prefix: app_prefix(a).to_string(),
+                        interests_sent: st.interests_sent,
+                        data_received: st.data_received,
+                        nacks_received: st.nacks,
+                        timeouts: st.timeouts,
+                        retransmissions: st.retransmissions,
+                        data_bytes: st.data_bytes,
+                        max_burst: st.max_burst,
+                        active_time_s: active,
+                        throughput_mbps: if active > 0.0 {
+                            st.data_bytes as f64 * 8.0 / active / 1e6
+                        } else {
+                            0.0
+                        },
+                        delivery_ratio: ratio,
+                        loss_rate: ratio.map(|r| 1.0 - r),
+                        delay_ms: DelayStats::of(&mut delays),
+                    });
+                }
+                App::Producer(p) => producers.push(ProducerSummary {
+                    name: a.name.clone(),
+                    node: node_name,
+                    prefix: app_prefix(a).to_string(),
+                    interests_received: p.stats.interests_received,
+                    data_sent: p.stats.data_sent,
+                }),
+            }
+        }
+        let mut faces = Vec::new();
+        for (ni, node) in self.nodes.iter().enumerate() {
+            for face in node.fwd.faces() {
+                let c = &face.counters;
+                let (descr, peer) = match face.kind {
+                    FaceKind::Net { peer, link } => (
+                        mac_descr(link, self.spec.links[link as usize].a == ni),
+                        Some(self.spec.nodes[peer as usize].name.clone()),
+                    ),
+                    FaceKind::App { .. } => ("appFace://".to_string(), None),
+                };
+                faces.push(FaceSummary {
+                    node: self.spec.nodes[ni].name.clone(),
+                    face: face.id.ndnsim_id(),
+                    descr,
+                    peer,
+                    in_interests: c.in_pkts[0],
+                    out_interests: c.out_pkts[0],
+                    in_data: c.in_pkts[1],
+                    out_data: c.out_pkts[1],
+                    in_nacks: c.in_pkts[2],
+                    out_nacks: c.out_pkts[2],
+                    in_bytes: c.in_bytes.iter().sum(),
+                    out_bytes: c.out_bytes.iter().sum(),
+                    out_interest_bytes: c.out_bytes[0],
+                    out_data_bytes: c.out_bytes[1],
+                    out_nack_bytes: c.out_bytes[2],
+                    drops: c.drops,
+                    drop_bytes: c.drop_bytes,
+                    marks: c.marks,
+                    max_queue_pkts: face.max_pkts,
+                    max_queue_bytes: face.max_bytes,
+                });
+            }
+        }
+        let tputs: Vec<f64> = consumers.iter().map(|c| c.throughput_mbps).collect();
+        Summary {
+            scenario: self.spec.name.clone(),
+            seed: self.spec.seed,
+            run: self.spec.run,
+            sim_time_s: duration as f64 * 1e-9,
+            events: self.processed,
+            packet_hops: self.packet_hops,
+            link_losses: self.link_losses,
+            apps: consumers,
+            producers,
+            faces,
+            fairness_jain: jain(&tputs),
+        }
+    }
+}
+
+/// ndnSIM-style net-device face description: one MAC per link end, numbered from 1.
+fn mac_descr(link: u32, is_a: bool) -> String {
+    let n = 2 * link as u64 + if is_a { 1 } else { 2 };
+    let b = n.to_be_bytes();
+    format!(
+        "netdev://[{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}]",
+        b[2], b[3], b[4], b[5], b[6], b[7]
+    )
+}
