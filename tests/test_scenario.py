@@ -516,7 +516,7 @@ SF_DEFAULTS = {
     "decrease": 0.5,
     "nack_suppression": False,
     "leak_slack": 1.001,
-    "leak_randomize_ns": 1_000_000,
+    "leak_randomize": 1_000_000,
 }
 
 
@@ -542,7 +542,7 @@ def test_resolve_sf_nodes():
             "decrease": 0.8,
             "nack_suppression": True,
             "leak_slack": 1.0,
-            "leak_randomize_ns": 0,
+            "leak_randomize": 0,
         }
     }
     assert nodes["C"]["schemes"] == nodes["P"]["schemes"] == {}
@@ -562,7 +562,7 @@ def test_resolve_sf_aimd_consumer_with_tick_smoothing():
             # max_rate: C's line rate, 10 Mbit/s / (8 x 1250 B) = 1000 Data/s
             "controller": {
                 "type": "sf_aimd",
-                "initial_rate": 100.0,
+                "rate": 100.0,
                 "max_rate": 1000.0,
                 "nack_suppression": False,
             },
@@ -591,7 +591,7 @@ def test_sf_aimd_explicit_max_rate_and_tick_without_smoothing():
     app = s.resolve()["apps"][1]["app"]
     assert app["controller"] == {
         "type": "sf_aimd",
-        "initial_rate": 100.0,
+        "rate": 100.0,
         "max_rate": 5000.0,
         "nack_suppression": True,
     }
@@ -730,7 +730,7 @@ stop = "8s"
 """
 
 MIRCC_DEFAULTS = {
-    "interval_ns": 100_000_000,
+    "interval": 100_000_000,
     "alpha": 0.5,
     "beta": 1.0,
     "eta": 1.0,
@@ -738,12 +738,12 @@ MIRCC_DEFAULTS = {
     "depth": 200.0,
     "data_size": 1250,
     "initial_rate": None,
-    "initial_rtt_ns": 100_000_000,
+    "initial_rtt": 100_000_000,
     "rate_floor": None,
     "police": True,
     "standing_queue": True,
     "leak_slack": 1.001,
-    "leak_randomize_ns": 1_000_000,
+    "leak_randomize": 1_000_000,
     "secondary_share": 0.5,
 }
 
@@ -751,7 +751,7 @@ MIRCC_DEFAULTS = {
 def test_resolve_mircc_nodes_from_defaults():
     spec = Scenario.from_toml_str(MIRCC_DUMBBELL).resolve()
     assert names(spec) == ["C1", "R1", "C2", "R2", "P1", "P2"]
-    mircc = MIRCC_DEFAULTS | {"interval_ns": 250_000_000}
+    mircc = MIRCC_DEFAULTS | {"interval": 250_000_000}
     assert spec["nodes"] == [
         {"name": n, "strategy": "best-route", "cs_capacity": 0, "schemes": {"mircc": mircc}}
         for n in names(spec)
@@ -782,7 +782,7 @@ def test_resolve_mircc_consumers():
             # initial rate: C1's line rate, 10 Mbit/s / (8 x 1250 B) = 1000 Data/s
             "controller": {
                 "type": "mircc",
-                "initial_rate": 1000.0,
+                "rate": 1000.0,
                 "min_rate": 1.0,
                 "multipath": False,
             },
@@ -800,7 +800,7 @@ def test_resolve_mircc_consumers():
             "prefix": "/p2",
             "controller": {
                 "type": "mircc",
-                "initial_rate": 500.0,
+                "rate": 500.0,
                 "min_rate": 10.0,
                 "multipath": False,
             },
@@ -838,7 +838,7 @@ def test_mircc_every_key_and_node_overrides():
     nodes = {n["name"]: n["schemes"] for n in s.resolve()["nodes"]}
     assert nodes["R1"] == {
         "mircc": {
-            "interval_ns": 750_000_000,
+            "interval": 750_000_000,
             "alpha": 0.4,
             "beta": 0.0,
             "eta": 0.95,
@@ -846,26 +846,26 @@ def test_mircc_every_key_and_node_overrides():
             "depth": 50.0,
             "data_size": 1500,
             "initial_rate": 300.0,
-            "initial_rtt_ns": 400_000_000,
+            "initial_rtt": 400_000_000,
             "rate_floor": 5.0,
             "police": False,
             "standing_queue": False,
             "leak_slack": 1.0,
-            "leak_randomize_ns": 0,
+            "leak_randomize": 0,
             "secondary_share": 0.25,
         }
     }
     # the node's keys change single values; the others keep [defaults.node.schemes.mircc]'s
-    assert nodes["R2"] == {"mircc": MIRCC_DEFAULTS | {"interval_ns": 250_000_000, "depth": 100.0}}
+    assert nodes["R2"] == {"mircc": MIRCC_DEFAULTS | {"interval": 250_000_000, "depth": 100.0}}
     assert nodes["P1"] == {}
-    assert nodes["C1"] == nodes["P2"] == {"mircc": MIRCC_DEFAULTS | {"interval_ns": 250_000_000}}
+    assert nodes["C1"] == nodes["P2"] == {"mircc": MIRCC_DEFAULTS | {"interval": 250_000_000}}
 
 
 def test_mircc_default_rate_counts_data_overhead():
     s = Scenario.from_toml_str(MIRCC_DUMBBELL).with_overrides(
         overrides={"packets.data_overhead": "250B"}
     )
-    assert s.resolve()["apps"][2]["app"]["controller"]["initial_rate"] == 10e6 / (8 * 1500)
+    assert s.resolve()["apps"][2]["app"]["controller"]["rate"] == 10e6 / (8 * 1500)
 
 
 def test_mircc_builder_equals_toml_and_round_trips():
@@ -906,11 +906,11 @@ def test_the_documented_mircc_example_is_valid():
     example = section.split("```toml\n", 1)[1].split("```", 1)[0]
     s = Scenario.from_toml_str(example, source="docs/scenario.md")
     spec = s.resolve()
-    mircc = MIRCC_DEFAULTS | {"interval_ns": 250_000_000}
+    mircc = MIRCC_DEFAULTS | {"interval": 250_000_000}
     assert all(n["schemes"] == {"mircc": mircc} for n in spec["nodes"])
     consumers = [a["app"] for a in spec["apps"] if a["app"]["kind"] == "consumer"]
     assert [c["controller"] for c in consumers] == [
-        {"type": "mircc", "initial_rate": 1000.0, "min_rate": 1.0, "multipath": False}
+        {"type": "mircc", "rate": 1000.0, "min_rate": 1.0, "multipath": False}
     ] * 2
     assert all(
         c["engine"] == {"type": "tick", "tick_ns": 250_000_000, "smoothing": False}

@@ -920,7 +920,7 @@ def test_rate_above_default_max_rate():
     expect(
         consumer(controller="sf-aimd", rate=2000),
         "apps[1].rate",
-        "above max_rate, which defaults to C's line rate (1220.7",
+        "below the initial rate (2000): max_rate defaults to C's line rate (1220.7",
         "set max_rate",
     )
 
@@ -983,7 +983,7 @@ def test_mircc_min_rate_above_default_rate():
     expect(
         consumer(controller="mircc", min_rate=5000),
         "apps[1].min_rate",
-        "above the initial rate, which defaults to C's line rate (1220.7",
+        "above the initial rate (1220.7): rate defaults to C's line rate (1220.7",
         "or set rate",
     )
 

@@ -529,6 +529,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_schemes(args: argparse.Namespace) -> int:
+    from . import schemes_doc
+
+    if args.json:
+        from .scenario.schemes import schema
+
+        print(json.dumps(schema(), indent=2))
+    elif args.markdown:
+        print(schemes_doc.markdown(), end="")
+    elif not schemes_doc.print_tables(_console(), args.name):
+        raise InputError(f"unknown scheme {args.name!r}; known: {', '.join(schemes_doc.names())}")
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------------------------------------
 # parser
 
@@ -664,6 +678,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--repeat", type=int, default=3, help="runs per workload; the fastest counts (default 3)"
     )
     b.set_defaults(func=cmd_bench)
+
+    sc = sub.add_parser(
+        "schemes",
+        help="list the schemes and their parameters",
+        description="Every registered scheme part (router parts, consumer controllers) with "
+        "its parameters: values, default and meaning (the paper's symbol first).",
+    )
+    sc.add_argument("name", nargs="?", help="show only this scheme")
+    sc.add_argument("--json", action="store_true", help="the registry's schema as JSON")
+    sc.add_argument(
+        "--markdown", action="store_true", help="the Markdown of docs/schemes/parameters.md"
+    )
+    sc.set_defaults(func=cmd_schemes)
     return p
 
 

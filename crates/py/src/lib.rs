@@ -238,6 +238,36 @@ fn secs(what: &str, s: f64) -> PyResult<ndncc_core::Duration> {
 }
 
 /// The ndncc version compiled into the native module.
+/// Every registered scheme part with its parameters, as JSON (`ndncc_core::schemes::registry`).
+#[pyfunction]
+fn scheme_schema() -> PyResult<String> {
+    serde_json::to_string(&ndncc_core::schemes::registry::schema())
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The cross-parameter problems of a scheme part's resolved config (`kind`: "router" or
+/// "controller"; `config`: JSON in the resolved spec's shape), as JSON `[{keys, problem, fix}]`;
+/// a config that does not parse is a ValueError.
+#[pyfunction]
+fn check_scheme(kind: &str, config: &str) -> PyResult<String> {
+    use ndncc_core::schemes::{ControllerConfig, RouterConfig};
+    let bad = |e: serde_json::Error| PyValueError::new_err(e.to_string());
+    let problems = match kind {
+        "router" => serde_json::from_str::<RouterConfig>(config)
+            .map_err(bad)?
+            .validate(),
+        "controller" => serde_json::from_str::<ControllerConfig>(config)
+            .map_err(bad)?
+            .validate(),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown scheme part kind {kind}"
+            )))
+        }
+    };
+    serde_json::to_string(&problems).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 #[pyfunction]
 fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
@@ -247,6 +277,8 @@ fn version() -> &'static str {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(scheme_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(check_scheme, m)?)?;
     m.add_function(wrap_pyfunction!(sendloop, m)?)?;
     m.add_function(wrap_pyfunction!(sleep_overshoot, m)?)?;
     Ok(())

@@ -1,14 +1,16 @@
 //! The *resolved* scenario: what the simulator runs.
 //!
-//! Users write TOML (see `docs/scenario.md`); `python/ndncc/scenario.py` validates it, converts
+//! Users write TOML (see `docs/scenario.md`); the `ndncc.scenario` package validates it, converts
 //! every unit to integers (nanoseconds, bits per second, bytes), computes routes, and hands this
-//! structure over as JSON. Everything here is already checked by Python; [`ScenarioSpec::check`]
-//! re-checks the invariants the simulator relies on so that a hand-written spec gets an error,
-//! never a panic.
+//! structure over as JSON. Scheme configs are the core's own types (`ndncc_core::schemes`), whose
+//! defaults and bounds the Python side reads from the registry's schema. Everything here is
+//! already checked by Python; [`ScenarioSpec::check`] (run once, by [`crate::run`]) re-checks the
+//! invariants the simulator relies on so that a hand-written spec gets an error, never a panic.
 //!
 //! Indices (`node`, `link`, `app`) are positions in the corresponding vectors.
 
 use ndncc_core::forwarder::Strategy;
+use ndncc_core::schemes::{ControllerConfig, RouterConfig};
 use serde::{Deserialize, Serialize};
 
 /// A whole resolved scenario.
@@ -87,87 +89,35 @@ pub struct NodeSpec {
     pub schemes: SchemesSpec,
 }
 
-/// The router-side schemes a node may run (at most one is set).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
-#[serde(deny_unknown_fields)]
-pub struct SchemesSpec {
-    /// Stateful Forwarding policing (seed 002).
-    #[serde(default)]
-    pub sf: Option<SfSpec>,
-    /// MIRCC explicit rates (seed 000).
-    #[serde(default)]
-    pub mircc: Option<MirccSpec>,
+/// The router-side schemes of a node, as a table keyed by scheme name (`{"sf": {...}}`);
+/// the configs are the core's ([`RouterConfig`]), validated by the registry.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SchemesSpec(pub Vec<RouterConfig>);
+
+impl Serialize for SchemesSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for c in &self.0 {
+            // each config serializes as a one-entry map {name: config}
+            let v = serde_json::to_value(c).map_err(serde::ser::Error::custom)?;
+            map.serialize_entry(c.name(), &v[c.name()])?;
+        }
+        map.end()
+    }
 }
 
-/// MIRCC forwarder settings (seed 000; `docs/schemes/mircc.md`).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct MirccSpec {
-    /// T: rate-update interval in nanoseconds (seed 000: 100, 250, 500, 750 ms).
-    pub interval_ns: u64,
-    /// α: gain of the excess rate.
-    pub alpha: f64,
-    /// β: gain of the queue term.
-    pub beta: f64,
-    /// η: target utilisation (seed 000: 1).
-    pub eta: f64,
-    /// Weight of the previous value in the EWMA of base and excess (seed 000: 0.5).
-    pub ewma: f64,
-    /// D: policing bucket depth in Interests (seed 000: 200).
-    pub depth: f64,
-    /// Data wire size in bytes turning bandwidth into capacity C (Data/s).
-    pub data_size: u32,
-    /// Initial R of every link; `None` = C.
-    pub initial_rate: Option<f64>,
-    /// Smoothed RTT d before the first sample, in nanoseconds.
-    pub initial_rtt_ns: u64,
-    /// Lower bound of R in Interests/s; `None` = one packet per RTT.
-    #[serde(default)]
-    pub rate_floor: Option<f64>,
-    /// Police Interests with the bucket.
-    pub police: bool,
-    /// g(t) = the bucket's lowest level during the last interval (else: its level at the update).
-    pub standing_queue: bool,
-    /// ndnSIM 1.0 leak-event spacing factor (1.001).
-    pub leak_slack: f64,
-    /// First leak of each bucket drawn uniformly in [0, this) (1 ms).
-    pub leak_randomize_ns: u64,
-    /// Secondary-class Interests are admitted only while the bucket is below this fraction of
-    /// its depth (multipath; primary priority).
-    #[serde(default = "default_secondary_share")]
-    pub secondary_share: f64,
-}
-
-fn default_secondary_share() -> f64 {
-    0.5
-}
-
-/// Stateful Forwarding router settings (seed 002; `docs/schemes/sf.md`).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct SfSpec {
-    /// D: maximum bucket depth in Interests (seed 002: 50, 100, 500).
-    pub depth: f64,
-    /// Police per outgoing face (ndnSIM `PerOutFaceLimits`).
-    pub per_face: bool,
-    /// Police per FIB entry and face as well (ndnSIM `PerFibLimits`).
-    pub per_fib: bool,
-    /// Data wire size in bytes that turns a face's bandwidth into its line rate (Data/s).
-    pub data_size: u32,
-    /// Initial rate r_f of every bucket in Interests/s; `None` = the face's line rate.
-    pub initial_rate: Option<f64>,
-    /// Lower bound of r_f (seed 002: 1 Interest/s).
-    pub min_rate: f64,
-    /// Additive increase of r_f per Data (seed 002: +1).
-    pub increase: f64,
-    /// Multiplicative decrease of r_f per Nack (seed 002: ×0.5).
-    pub decrease: f64,
-    /// One reduction per congestion event (Kato & Bandai's "new SF").
-    pub nack_suppression: bool,
-    /// ndnSIM 1.0 leaks the bucket every `leak_slack / r_f` seconds (1.001).
-    pub leak_slack: f64,
-    /// The first leak of each bucket is drawn uniformly in [0, this) (ndnSIM's RandomizeLeak, 1 ms).
-    pub leak_randomize_ns: u64,
+impl<'de> Deserialize<'de> for SchemesSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+        map.into_iter()
+            .map(|(k, v)| {
+                let one = serde_json::Value::Object([(k, v)].into_iter().collect());
+                serde_json::from_value(one).map_err(serde::de::Error::custom)
+            })
+            .collect::<Result<_, _>>()
+            .map(SchemesSpec)
+    }
 }
 
 fn default_strategy() -> String {
@@ -266,7 +216,8 @@ pub struct ProducerSpec {
 #[serde(deny_unknown_fields)]
 pub struct ConsumerSpec {
     pub prefix: String,
-    pub controller: ControllerSpec,
+    /// The congestion controller (how much), a registered scheme part.
+    pub controller: ControllerConfig,
     #[serde(default)]
     pub engine: EngineSpec,
     /// The clock the consumer's sending engine sleeps on.
@@ -300,33 +251,6 @@ fn default_lifetime() -> u64 {
 }
 fn default_max_tx() -> u32 {
     u32::MAX
-}
-
-/// The congestion controller of a consumer: decides *how much*.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, tag = "type", rename_all = "snake_case")]
-pub enum ControllerSpec {
-    /// ndnSIM `ConsumerCbr`: a constant rate in Interests per second.
-    ConstantRate { rate: f64 },
-    /// A fixed window of Interests in flight.
-    FixedWindow { window: u32 },
-    /// Stateful Forwarding's AIMD rate consumer (seed 002): +1 per Data up to `max_rate`, halved
-    /// per Nack down to 1 Interest/s.
-    SfAimd {
-        initial_rate: f64,
-        max_rate: f64,
-        #[serde(default)]
-        nack_suppression: bool,
-    },
-    /// MIRCC's consumer (seed 000's `ConsumerLi`): sends at the rate stamped in the Data it
-    /// receives, starting at `initial_rate`, never below `min_rate`.
-    Mircc {
-        initial_rate: f64,
-        min_rate: f64,
-        /// Dual-class multipath consumer (primary + secondary rates).
-        #[serde(default)]
-        multipath: bool,
-    },
 }
 
 /// The sending engine of a consumer: decides *when* each Interest leaves.
@@ -446,12 +370,10 @@ impl std::fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 impl ScenarioSpec {
-    /// Parses a resolved scenario from JSON.
+    /// Parses a resolved scenario from JSON. The invariants are checked once, by
+    /// [`crate::run`] (which calls [`ScenarioSpec::check`]).
     pub fn from_json(text: &str) -> Result<Self, SpecError> {
-        let spec: ScenarioSpec =
-            serde_json::from_str(text).map_err(|e| SpecError(format!("JSON: {e}")))?;
-        spec.check()?;
-        Ok(spec)
+        serde_json::from_str(text).map_err(|e| SpecError(format!("JSON: {e}")))
     }
 
     /// Re-checks every invariant the simulator relies on.
@@ -471,39 +393,12 @@ impl ScenarioSpec {
                     node.name, node.strategy
                 ));
             }
-            if node.schemes.sf.is_some() && node.schemes.mircc.is_some() {
+            if node.schemes.0.len() > 1 {
                 return err(format!("node {}: at most one scheme per node", node.name));
             }
-            if let Some(m) = &node.schemes.mircc {
-                let ok = m.interval_ns > 0
-                    && m.alpha >= 0.0
-                    && m.beta >= 0.0
-                    && m.eta > 0.0
-                    && (0.0..1.0).contains(&m.ewma)
-                    && m.depth >= 1.0
-                    && m.data_size > 0
-                    && m.initial_rate.is_none_or(|r| r > 0.0)
-                    && m.initial_rtt_ns > 0
-                    && m.rate_floor.is_none_or(|f| f > 0.0)
-                    && m.leak_slack >= 1.0
-                    && m.secondary_share > 0.0
-                    && m.secondary_share <= 1.0;
-                if !ok {
-                    return err(format!("node {}: invalid mircc settings", node.name));
-                }
-            }
-            if let Some(sf) = &node.schemes.sf {
-                let ok = sf.depth >= 1.0
-                    && (sf.per_face || sf.per_fib)
-                    && sf.data_size > 0
-                    && sf.initial_rate.is_none_or(|r| r > 0.0)
-                    && sf.min_rate > 0.0
-                    && sf.increase >= 0.0
-                    && sf.decrease > 0.0
-                    && sf.decrease < 1.0
-                    && sf.leak_slack >= 1.0;
-                if !ok {
-                    return err(format!("node {}: invalid sf settings", node.name));
+            for c in &node.schemes.0 {
+                if let Some(p) = c.validate().first() {
+                    return err(format!("node {}: schemes.{}.{p}", node.name, c.name()));
                 }
             }
         }
@@ -548,33 +443,12 @@ impl ScenarioSpec {
             let prefix = match &a.app {
                 AppKind::Producer(p) => &p.prefix,
                 AppKind::Consumer(c) => {
-                    match c.controller {
-                        ControllerSpec::ConstantRate { rate }
-                            if !(rate > 0.0 && rate.is_finite()) =>
-                        {
-                            return err(format!("app {}: rate must be positive", a.name));
-                        }
-                        ControllerSpec::FixedWindow { window: 0 } => {
-                            return err(format!("app {}: window must be positive", a.name));
-                        }
-                        ControllerSpec::SfAimd {
-                            initial_rate,
-                            max_rate,
-                            ..
-                        } if !(initial_rate > 0.0 && max_rate >= initial_rate) => {
-                            return err(format!(
-                                "app {}: need 0 < initial_rate <= max_rate",
-                                a.name
-                            ));
-                        }
-                        ControllerSpec::Mircc {
-                            initial_rate,
-                            min_rate,
-                            ..
-                        } if !(initial_rate > 0.0 && min_rate > 0.0) => {
-                            return err(format!("app {}: MIRCC rates must be positive", a.name));
-                        }
-                        _ => {}
+                    if let Some(p) = c.controller.validate().first() {
+                        return err(format!(
+                            "app {}: controller {}: {p}",
+                            a.name,
+                            c.controller.name()
+                        ));
                     }
                     if matches!(c.engine, EngineSpec::Tick { tick_ns: 0, .. }) {
                         return err(format!("app {}: tick must be positive", a.name));

@@ -1,6 +1,8 @@
 //! Integration tests of the simulator: link model against arithmetic, sharing, determinism,
 //! forwarding behaviour end to end.
 
+use ndncc_core::app::controller::{ConstantRateConfig, FixedWindowConfig};
+use ndncc_core::schemes::ControllerConfig;
 use ndncc_sim::spec::*;
 use ndncc_sim::{run, Column, RunOptions, SimOutput};
 
@@ -45,7 +47,7 @@ fn consumer(name: &str, node: usize, prefix: &str, rate: f64) -> AppSpec {
         stop_ns: None,
         app: AppKind::Consumer(ConsumerSpec {
             prefix: prefix.into(),
-            controller: ControllerSpec::ConstantRate { rate },
+            controller: ControllerConfig::ConstantRate(ConstantRateConfig { rate }),
             engine: EngineSpec::Ideal,
             clock: ClockSpec::Ideal,
             lifetime_ns: 4 * S,
@@ -256,7 +258,7 @@ fn missing_route_gives_nack_no_route_to_the_consumer() {
 fn window_consumer_keeps_the_window_in_flight() {
     let mut spec = line([10_000_000; 3], 10 * MS, 1.0, 2 * S);
     if let AppKind::Consumer(c) = &mut spec.apps[0].app {
-        c.controller = ControllerSpec::FixedWindow { window: 4 };
+        c.controller = ControllerConfig::FixedWindow(FixedWindowConfig { window: 4 });
     }
     let out = go(&spec);
     let a = &out.summary.apps[0];

@@ -31,7 +31,6 @@ from .errors import Problem, ScenarioError
 from .keys import APP_KINDS as APP_KINDS
 from .keys import CLOCK_PROFILE_STATES as CLOCK_PROFILE_STATES
 from .keys import CLOCKS as CLOCKS
-from .keys import CONTROLLERS as CONTROLLERS
 from .keys import DEFAULT_CLOCK_GRANULARITY_NS as DEFAULT_CLOCK_GRANULARITY_NS
 from .keys import DEFAULT_RATE_TRACE_NS as DEFAULT_RATE_TRACE_NS
 from .keys import DEFAULT_RMC_PERIOD_NS as DEFAULT_RMC_PERIOD_NS
@@ -51,6 +50,5 @@ from .keys import U64 as U64
 from .model import Scenario
 from .model import spec_hash as spec_hash
 from .model import spec_json as spec_json
-from .schemes import SCHEMES as SCHEMES
 
 __all__ = ["Problem", "Scenario", "ScenarioError", "read_clock_profile"]

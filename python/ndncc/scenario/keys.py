@@ -21,12 +21,6 @@ TOP_LEVEL = (
 )
 STRATEGIES = ("best-route", "multicast", "weighted-multipath", "class-multipath")
 APP_KINDS = ("consumer", "producer")
-CONTROLLERS = {
-    "constant-rate": "constant_rate",
-    "fixed-window": "fixed_window",
-    "sf-aimd": "sf_aimd",
-    "mircc": "mircc",
-}
 ENGINES = {
     "ideal": "ideal",
     "tick": "tick",
@@ -57,8 +51,10 @@ _LINK_KEYS = ("between", "bandwidth", "delay", "queue", "queue_ab", "queue_ba", 
 _LINK_DEFAULT_KEYS = ("bandwidth", "delay", "queue", "loss", "cost")
 _APP_KEYS = ("name", "node", "kind", "prefix", "start", "stop")
 _PRODUCER_KEYS = ("payload", "freshness", "content_segments", "processing_delay")
+# The consumer's own keys; its controller's keys (rate, window, …) come from the registry's
+# schema and follow "controller" (see schemes.consumer_keys).
 _CONSUMER_KEYS = (
-    "controller", "rate", "window", "max_rate", "nack_suppression", "min_rate", "multipath",
+    "controller",
     "engine", "randomize",
     "tick", "smoothing", "granularity", "max_owed", "kr", "period",
     "clock", "clock_granularity", "clock_wait_mean", "clock_profile", "clock_profile_state",
@@ -66,16 +62,7 @@ _CONSUMER_KEYS = (
     "lifetime", "timeout", "retransmit", "max_transmissions", "start_seq",
     "max_seq",
 )  # fmt: skip
-# Consumer keys that belong to some controllers / engines only: key -> the ones it applies to.
-_CONTROLLER_KEYS = {
-    "rate": ("constant-rate", "sf-aimd", "mircc"),
-    "window": ("fixed-window",),
-    "max_rate": ("sf-aimd",),
-    "nack_suppression": ("sf-aimd",),
-    "min_rate": ("mircc",),
-    "multipath": ("mircc",),
-    "randomize": ("constant-rate", "sf-aimd", "mircc"),  # gaps of a rate, not a window
-}
+# Consumer keys that belong to some engines only: key -> the ones it applies to.
 ENGINE_KEYS = {
     "randomize": ("ideal",),  # random gaps of mean 1/r (ndnSIM's ConsumerCbr Randomize)
     "tick": ("tick", "tick+smoothing"),

@@ -20,7 +20,6 @@ from .convert import (
     _integer,
     _kr,
     _name,
-    _positive_number,
     _prefix,
     _size,
     _string,
@@ -30,12 +29,9 @@ from .errors import ScenarioError
 from .keys import (
     _APP_KEYS,
     _CLOCK_KEYS,
-    _CONSUMER_KEYS,
-    _CONTROLLER_KEYS,
     _PRODUCER_KEYS,
     APP_KINDS,
     CLOCK_PROFILE_STATES,
-    CONTROLLERS,
     DEFAULT_CLOCK_GRANULARITY_NS,
     DEFAULT_RMC_PERIOD_NS,
     ENGINE_KEYS,
@@ -44,6 +40,7 @@ from .keys import (
     RETRANSMIT,
     U32,
 )
+from .schemes import consumer_keys, controller_keys, controllers, cross_check, read_params
 from .tables import _INVALID, _App, _invalid, _Table
 
 
@@ -108,7 +105,7 @@ class _AppReader:
                     f"'{k}' is a consumer key, this app is a producer",
                     'remove it, or set kind = "consumer"',
                 )
-                for k in _CONSUMER_KEYS
+                for k in consumer_keys()
             }
             t.check_keys(_APP_KEYS + _PRODUCER_KEYS, other)
         elif kind == "consumer":
@@ -119,9 +116,9 @@ class _AppReader:
                 )
                 for k in _PRODUCER_KEYS
             }
-            t.check_keys(_APP_KEYS + _CONSUMER_KEYS, other)
+            t.check_keys(_APP_KEYS + consumer_keys(), other)
         else:
-            t.check_keys(_APP_KEYS + _PRODUCER_KEYS + _CONSUMER_KEYS)
+            t.check_keys(_APP_KEYS + _PRODUCER_KEYS + consumer_keys())
 
     def check_app_times(self, t: _Table, start: Any, stop: Any) -> None:
         if _invalid(start, stop):
@@ -196,65 +193,21 @@ class _AppReader:
         return found
 
     def read_controller(self, t: _Table) -> dict | None:
-        controller = t.get(
-            "controller", _choice("controller", CONTROLLERS), default="constant-rate"
-        )
-        if _invalid(controller) or self.foreign_keys(t, "controller", controller, _CONTROLLER_KEYS):
+        """The consumer's controller (a registered scheme part) and its keys, read with the
+        registry's schema; None if invalid. A rate left at "line" (sf-aimd's max_rate, mircc's
+        rate) is filled in by cross_checks with the consumer node's line rate."""
+        parts = controllers()
+        controller = t.get("controller", _choice("controller", parts), default="constant-rate")
+        if _invalid(controller) or self.foreign_keys(
+            t, "controller", controller, controller_keys()
+        ):
             return None
-        if controller == "constant-rate":
-            rate = t.get("rate", _positive_number("1000"), default=1000.0)
-            return None if _invalid(rate) else {"type": "constant_rate", "rate": rate}
-        if controller == "fixed-window":
-            window = t.get("window", _integer(1, U32), default=10)
-            return None if _invalid(window) else {"type": "fixed_window", "window": window}
-        if controller == "sf-aimd":
-            return self.read_sf_aimd(t)
-        if controller == "mircc":
-            return self.read_mircc_consumer(t)
-        return None
-
-    def read_sf_aimd(self, t: _Table) -> dict | None:
-        """Stateful Forwarding's consumer part. max_rate None (not given) is filled in by
-        cross_checks with the consumer node's line rate."""
-        rate = t.get(
-            "rate",
-            _positive_number("100"),
-            required="add rate = 100 (the initial rate, in Interests/s)",
-        )
-        max_rate = t.get("max_rate", _positive_number("1000"))
-        suppress = t.get("nack_suppression", _boolean, default=False)
-        if _invalid(rate, max_rate, suppress):
+        entry = parts[controller]
+        values = read_params(t, entry, None)
+        if _invalid(*values.values()):
             return None
-        if max_rate is not None and rate > max_rate:
-            t.error(
-                "max_rate",
-                f"max_rate ({max_rate:g}) is below the initial rate ({rate:g})",
-                f"raise max_rate to at least {rate:g}, or lower rate",
-            )
-            return None
-        return {
-            "type": "sf_aimd",
-            "initial_rate": rate,
-            "max_rate": max_rate,
-            "nack_suppression": suppress,
-        }
-
-    def read_mircc_consumer(self, t: _Table) -> dict | None:
-        """MIRCC's consumer part (seed 000's ConsumerLi). initial_rate None (rate not given) is
-        filled in by cross_checks with the consumer node's line rate."""
-        rate = t.get("rate", _positive_number("1000"))
-        min_rate = t.get("min_rate", _positive_number("1"), default=1.0)
-        multipath = t.get("multipath", _boolean, default=False)
-        if _invalid(rate, min_rate, multipath):
-            return None
-        if rate is not None and rate < min_rate:
-            t.error(
-                "min_rate",
-                f"min_rate ({min_rate:g}) is above the initial rate ({rate:g})",
-                f"lower min_rate to at most {rate:g}, or raise rate",
-            )
-            return None
-        return {"type": "mircc", "initial_rate": rate, "min_rate": min_rate, "multipath": multipath}
+        config = {"type": entry["tag"], **values}
+        return config if cross_check(t, "controller", config) else None
 
     def read_engine(self, t: _Table) -> Any:
         """The resolved engine, or _INVALID (after reporting why)."""

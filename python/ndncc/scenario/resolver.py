@@ -8,6 +8,7 @@ tables (a consumer's producer, default rates, isolated nodes, table size) are he
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from .read_apps import _AppReader
 from .read_settings import _SettingsReader
 from .read_topology import _TopologyReader
 from .routing import _covers, _merge_routes, _RoutingReader
-from .schemes import _SchemeReader
+from .schemes import _core, _SchemeReader, controllers
 from .tables import _App, _invalid, _Link, _Table
 
 
@@ -230,8 +231,7 @@ class _Resolver(_SettingsReader, _TopologyReader, _SchemeReader, _AppReader, _Ro
             )
             return
         reachable = [p for p in serving if component[p.node] == component[app.node]]
-        self.default_max_rate(app, reachable)
-        self.default_mircc_rate(app, reachable)
+        self.default_line_rates(app, reachable)
         local = any(p.node == app.node for p in serving)
         routed = any(r["node"] == app.node and _covers(r["prefix"], app.prefix) for r in static)
         if mode == "static" and not local and not routed:
@@ -263,51 +263,35 @@ class _Resolver(_SettingsReader, _TopologyReader, _SchemeReader, _AppReader, _Ro
             return None
         return max(bandwidths) / (8 * sizes[0]), sizes[0]
 
-    def default_max_rate(self, app: _App, serving: list[_App]) -> None:
-        """Fills in an sf-aimd consumer's max_rate when not given: the line rate of its node's
-        fastest link, in Data packets/s of the size its producers send."""
+    def default_line_rates(self, app: _App, serving: list[_App]) -> None:
+        """Fills in a consumer controller's rates left at "line" (sf-aimd's max_rate, mircc's
+        initial rate): the line rate of its node's fastest link, in Data packets/s of the size
+        its producers send; the core's rules between parameters are checked again with it."""
         controller = app.spec["app"]["controller"]
-        if controller["type"] != "sf_aimd" or controller["max_rate"] is not None:
-            return
+        entry = next(e for e in controllers().values() if e["tag"] == controller["type"])
         name = self.nodes[app.node]["name"]
-        fix = "set max_rate = N (Interests/s) on the consumer"
-        found = self.line_rate(app, serving, "max_rate", fix)
-        if found is None:
-            return
-        line_rate, size = found
-        rate = controller["initial_rate"]
-        if rate > line_rate:
-            self.error(
-                f"{app.key}.rate",
-                f"rate ({rate:g}) is above max_rate, which defaults to {name}'s line rate "
-                f"({line_rate:g} Data packets/s of {size}B)",
-                f"lower rate to at most {line_rate:g}, or set max_rate",
-            )
-            return
-        controller["max_rate"] = line_rate
-
-    def default_mircc_rate(self, app: _App, serving: list[_App]) -> None:
-        """Fills in a mircc consumer's initial rate when `rate` is not given: the line rate of
-        its node's fastest link (as sf-aimd's max_rate)."""
-        controller = app.spec["app"]["controller"]
-        if controller["type"] != "mircc" or controller["initial_rate"] is not None:
-            return
-        name = self.nodes[app.node]["name"]
-        fix = "set rate = N (the initial rate, Interests/s) on the consumer"
-        found = self.line_rate(app, serving, "rate", fix)
-        if found is None:
-            return
-        line_rate, size = found
-        min_rate = controller["min_rate"]
-        if min_rate > line_rate:
-            self.error(
-                f"{app.key}.min_rate",
-                f"min_rate ({min_rate:g}) is above the initial rate, which defaults to {name}'s "
-                f"line rate ({line_rate:g} Data packets/s of {size}B)",
-                f"lower min_rate to at most {line_rate:g}, or set rate",
-            )
-            return
-        controller["initial_rate"] = line_rate
+        for p in entry["params"]:
+            key, kind = p["name"], p["kind"]
+            if kind["type"] != "rate_or" or kind["word"] != "line" or controller[key] is not None:
+                continue
+            fix = f"set {key} = N ({p['unit']}) on the consumer"
+            found = self.line_rate(app, serving, key, fix)
+            if found is None:
+                return
+            line_rate, size = found
+            filled = {**controller, key: line_rate}
+            problems = json.loads(_core().check_scheme("controller", json.dumps(filled)))
+            for problem in problems:
+                at = next((k for k in problem["keys"] if k != key), key)
+                self.error(
+                    f"{app.key}.{at}",
+                    f"{problem['problem']}: {key} defaults to {name}'s line rate "
+                    f"({line_rate:g} Data packets/s of {size}B)",
+                    f"{problem['fix']}; or set {key}",
+                )
+            if problems:
+                return
+            controller[key] = line_rate
 
     def components(self) -> list[int]:
         parent = list(range(len(self.nodes)))

@@ -1,70 +1,161 @@
-"""The per-node congestion-control schemes, [nodes.NAME.schemes.<name>] (and
-[defaults.node.schemes.<name>]): their keys and defaults, and :class:`_SchemeReader`, the
-part of the resolver that reads them."""
+"""The scheme parts, read generically from the registry's schema.
+
+Every scheme's parameters — name, kind and bounds, unit, default, doc — are declared once, in
+Rust (``crates/core/src/schemes/``), and exported by the native module
+(``_core.scheme_schema()``). This module turns that schema into converters, reads the per-node
+router parts ([nodes.NAME.schemes.<name>], [defaults.node.schemes.<name>]) and the consumer
+controllers' keys with them, and asks the core for the rules between parameters
+(``_core.check_scheme``). It keeps no default or bound of its own.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
-from ..units import parse_time
-from .convert import _DELAY, _boolean, _number_in, _positive_number, _rate_or, _size, _unit
+from ..units import format_time, parse_time
+from .convert import (
+    _DELAY,
+    _boolean,
+    _integer,
+    _number_in,
+    _positive_number,
+    _rate_or,
+    _size,
+    _unit,
+)
 from .errors import _describe, _did_you_mean
-from .keys import U32
+from .keys import _CONSUMER_KEYS
 from .tables import _invalid, _Table
 
-# Per-node congestion-control schemes, [nodes.NAME.schemes.<name>]; a node runs at most one.
-SCHEMES = ("sf", "mircc")
-# Stateful Forwarding (router part): TOML key -> (resolved key, default in resolved form).
-_SF_DEFAULTS = {
-    "depth": ("depth", 50.0),  # D, the maximum bucket depth, in packets
-    "per_face": ("per_face", True),
-    "per_fib": ("per_fib", False),
-    "data_size": ("data_size", 1250),  # bytes: a face's bandwidth -> its line rate in Data/s
-    "initial_rate": ("initial_rate", None),  # None = "line": the face's line rate
-    "min_rate": ("min_rate", 1.0),
-    "increase": ("increase", 1.0),  # additive increase, Interests/s
-    "decrease": ("decrease", 0.5),  # multiplicative decrease factor
-    "nack_suppression": ("nack_suppression", False),
-    "leak_slack": ("leak_slack", 1.001),  # ndnSIM 1.0 leaks every slack / r seconds
-    "leak_randomize": ("leak_randomize_ns", 1_000_000),  # ndnSIM's RandomizeLeak, 1 ms
-}
-# MIRCC (router part, seed 000): TOML key -> (resolved key, default in resolved form).
-_MIRCC_DEFAULTS = {
-    "interval": ("interval_ns", 100_000_000),  # T, the rate-update interval (coarse clock)
-    "alpha": ("alpha", 0.5),  # α, gain of the excess rate
-    "beta": ("beta", 1.0),  # β, gain of the queue term
-    "eta": ("eta", 1.0),  # η, target utilisation
-    "ewma": ("ewma", 0.5),  # weight of the previous base / excess rate
-    "depth": ("depth", 200.0),  # D, the policing bucket depth, in Interests
-    "data_size": ("data_size", 1250),  # bytes: a face's bandwidth -> C in Data/s
-    "initial_rate": ("initial_rate", None),  # None = "capacity": R starts at C
-    "initial_rtt": ("initial_rtt_ns", 100_000_000),  # d before the first RTT sample
-    "rate_floor": ("rate_floor", None),  # None = "rtt": one packet per RTT (1/d)
-    "police": ("police", True),
-    "standing_queue": ("standing_queue", True),  # g = the bucket's lowest level during T
-    "leak_slack": ("leak_slack", 1.001),
-    "leak_randomize": ("leak_randomize_ns", 1_000_000),
-    # multipath: secondary-class Interests enter the bucket only below this fraction of D
-    "secondary_share": ("secondary_share", 0.5),
-}
-_SCHEME_KEYS = {"sf": _SF_DEFAULTS, "mircc": _MIRCC_DEFAULTS}
 
-_initial_rate = _rate_or("line")
+def _core() -> Any:
+    """The native module (imported on first use: reading this module needs no build)."""
+    from .. import _core as core
+
+    return core
 
 
-def _foreign_scheme_keys(other: str, this: str) -> dict[str, tuple[str, str]]:
-    """The keys of scheme `other` that scheme `this` does not have -> (problem, fix), for
-    check_keys in [...schemes.<this>]."""
-    own = _SCHEME_KEYS[this]
-    return {
-        key: (
-            f"'{key}' is a key of [schemes.{other}], not of [schemes.{this}]",
-            f"remove it; the {this} keys are {', '.join(own)}",
-        )
-        for key in _SCHEME_KEYS[other]
-        if key not in own
-    }
+@cache
+def schema() -> dict:
+    """The registry's schema: ``{"routers": [...], "controllers": [...]}``, each entry with
+    ``name``, ``tag``, ``doc``, (controllers) ``target`` and ``params``."""
+    return json.loads(_core().scheme_schema())
+
+
+def routers() -> dict[str, dict]:
+    """Router-side scheme parts by name."""
+    return {e["name"]: e for e in schema()["routers"]}
+
+
+def controllers() -> dict[str, dict]:
+    """Consumer controllers by name (as the scenario writes them, e.g. "sf-aimd")."""
+    return {e["name"]: e for e in schema()["controllers"]}
+
+
+def example(param: dict) -> str:
+    """A typical value of a parameter as a scenario file writes it (for messages)."""
+    value, kind = param["example"], param["kind"]["type"]
+    if kind == "size":
+        return f"{value}B"
+    if kind == "time":
+        return format_time(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def converter(param: dict) -> Callable[[object], Any]:
+    """The converter of a parameter's scenario value into its resolved value."""
+    kind = param["kind"]
+    k = kind["type"]
+    if k == "number":
+        return _number_in(example(param), kind["min"], kind["max"], open_low=kind["min_open"])
+    if k == "positive":
+        return _positive_number(example(param))
+    if k == "rate_or":
+        return _rate_or(kind["word"])
+    if k == "integer":
+        return _integer(kind["min"], kind["max"])
+    if k == "bool":
+        return _boolean
+    if k == "size":
+        return _size(kind["min"], kind["max"], example(param))
+    if k == "time":
+        if not kind["positive"]:
+            return _DELAY
+        return _unit(parse_time, positive=example(param), minimum=kind["min_ns"], unit_example="ms")
+    raise AssertionError(f"unknown parameter kind {k}")
+
+
+def controller_keys() -> dict[str, tuple[str, ...]]:
+    """Consumer keys that belong to some controllers only: key -> the controllers it applies
+    to (every controller parameter, and `randomize`, the gaps of a rate, not a window)."""
+    owners: dict[str, list[str]] = {}
+    for name, entry in controllers().items():
+        for key in param_names(entry):
+            owners.setdefault(key, []).append(name)
+        if entry["target"] == "rate":
+            owners.setdefault("randomize", []).append(name)
+    return {k: tuple(v) for k, v in owners.items()}
+
+
+def consumer_keys() -> tuple[str, ...]:
+    """Every key a consumer app may have: its own and every controller's."""
+    params = [k for k in controller_keys() if k not in _CONSUMER_KEYS]
+    return (_CONSUMER_KEYS[0], *params, *_CONSUMER_KEYS[1:])
+
+
+def param_names(entry: dict) -> list[str]:
+    return [p["name"] for p in entry["params"]]
+
+
+def foreign_keys(parts: dict[str, dict], this: str, where: Callable[[str], str]) -> dict:
+    """The keys of the other parts that part `this` does not have -> (problem, fix), for
+    check_keys; `where(name)` names a part's table or setting in messages."""
+    own = param_names(parts[this])
+    found: dict[str, tuple[str, str]] = {}
+    for other, entry in parts.items():
+        for key in param_names(entry):
+            if other != this and key not in own and key not in found:
+                found[key] = (
+                    f"'{key}' is a key of {where(other)}, not of {where(this)}",
+                    f"remove it; the {this} keys are {', '.join(own)}",
+                )
+    return found
+
+
+def read_params(t: _Table, entry: dict, base: dict | None, keys: list[str] | None = None) -> dict:
+    """The resolved values of part `entry`'s parameters read from `t` (keys not in `t` come
+    from `base`, else the defaults); `keys` limits which parameters `t` may set (all if None).
+    Required parameters missing from `t` and `base` are reported."""
+    values = {}
+    for p in entry["params"]:
+        name = p["name"]
+        fallback = (base or {}).get(name, p["default"])
+        if p["required"] and name not in (base or {}):
+            unit = f" ({p['unit']})" if p["unit"] else ""
+            required = f"add {name} = {example(p)}{unit}: {p['doc']}"
+            values[name] = t.get(name, converter(p), required=required)
+        else:
+            values[name] = t.get(name, converter(p), default=fallback)
+    return values
+
+
+def cross_check(t: _Table, kind: str, config: dict) -> bool:
+    """Asks the core for the rules between parameters of a resolved `config` (kind "router":
+    ``{name: values}``; "controller": ``{"type": tag, **values}``); reports each broken rule at
+    the first of its keys written in `t` (a rule among inherited values only was checked where
+    they were written). True if none is broken."""
+    ok = True
+    for problem in json.loads(_core().check_scheme(kind, json.dumps(config))):
+        written = [k for k in problem["keys"] if k in t.data]
+        if written:
+            t.error(written[0], problem["problem"], problem["fix"])
+            ok = False
+    return ok
 
 
 class _SchemeReader:
@@ -84,12 +175,13 @@ class _SchemeReader:
             )
             return base
         result = dict(base)
-        listed = ", ".join(SCHEMES)
+        parts = routers()
+        listed = ", ".join(parts)
         own: list[str] = []  # the schemes this table turns on (or changes)
         for name, value in schemes.items():
             key = f"schemes.{name}"
-            if name not in SCHEMES:
-                close = _did_you_mean(str(name), SCHEMES)
+            if name not in parts:
+                close = _did_you_mean(str(name), parts)
                 fix = f"did you mean '{close}'?" if close else f"remove it, or use one of: {listed}"
                 t.error(key, f"unknown scheme '{name}' (known: {listed})", fix)
                 continue
@@ -105,8 +197,7 @@ class _SchemeReader:
                 )
                 continue
             own.append(name)
-            read = {"sf": self.read_sf, "mircc": self.read_mircc}[name]
-            resolved = read(_Table(self, value, t.at(key)), base.get(name))
+            resolved = self.read_router_part(name, _Table(self, value, t.at(key)), base.get(name))
             if resolved is None:
                 result.pop(name, None)
             else:
@@ -137,74 +228,16 @@ class _SchemeReader:
         )
         return True
 
-    def read_sf(self, t: _Table, base: dict | None) -> dict | None:
-        """Stateful Forwarding's router part; keys not in `t` come from `base` (the
-        [defaults.node.schemes.sf] values) or the built-in defaults. None if invalid."""
-        t.check_keys(_SF_DEFAULTS, _foreign_scheme_keys("mircc", "sf"))
-        convert: dict[str, Callable[[object], Any]] = {
-            "depth": _number_in("50", 1),  # a bucket admits an Interest when 1 token is free
-            "per_face": _boolean,
-            "per_fib": _boolean,
-            "data_size": _size(1, U32, "1250B"),
-            "initial_rate": _initial_rate,
-            "min_rate": _positive_number("1"),
-            "increase": _number_in("1", 0),
-            "decrease": _number_in("0.5", 0, 1, open_low=True),
-            "nack_suppression": _boolean,
-            "leak_slack": _number_in("1.001", 1),
-            "leak_randomize": _DELAY,
-        }
-        sf = {}
-        for key, (resolved, default) in _SF_DEFAULTS.items():
-            sf[resolved] = t.get(key, convert[key], default=(base or {}).get(resolved, default))
-        if _invalid(*sf.values()):
+    def read_router_part(self, name: str, t: _Table, base: dict | None) -> dict | None:
+        """A router-side scheme part's table; keys not in `t` come from `base` (the
+        [defaults.node.schemes.<name>] values) or the registry's defaults. None if invalid."""
+        parts = routers()
+        t.check_keys(param_names(parts[name]), foreign_keys(parts, name, _scheme_table))
+        values = read_params(t, parts[name], base)
+        if _invalid(*values.values()):
             return None
-        # Combinations are checked where one of their keys is written (an inherited one was
-        # checked in [defaults.node.schemes.sf]).
-        if not (sf["per_face"] or sf["per_fib"]) and {"per_face", "per_fib"} & t.data.keys():
-            t.error(
-                "per_face" if "per_face" in t.data else "per_fib",
-                "per_face and per_fib are both false: no rate limit would be kept",
-                "set per_face = true (a limit per outgoing face) and/or per_fib = true "
-                "(a limit per FIB entry and face)",
-            )
-            return None
-        initial = sf["initial_rate"]
-        if (
-            initial is not None
-            and initial < sf["min_rate"]
-            and {"initial_rate", "min_rate"} & t.data.keys()
-        ):
-            t.error(
-                "initial_rate" if "initial_rate" in t.data else "min_rate",
-                f"initial_rate ({initial:g}) is below min_rate ({sf['min_rate']:g})",
-                f"set initial_rate to at least {sf['min_rate']:g}, or lower min_rate",
-            )
-            return None
-        return sf
+        return values if cross_check(t, "router", {name: values}) else None
 
-    def read_mircc(self, t: _Table, base: dict | None) -> dict | None:
-        """MIRCC's router part (seed 000); keys not in `t` come from `base` (the
-        [defaults.node.schemes.mircc] values) or the built-in defaults. None if invalid."""
-        t.check_keys(_MIRCC_DEFAULTS, _foreign_scheme_keys("sf", "mircc"))
-        convert: dict[str, Callable[[object], Any]] = {
-            "interval": _unit(parse_time, positive="100ms", minimum=1_000, unit_example="ms"),
-            "alpha": _number_in("0.5", 0),
-            "beta": _number_in("1", 0),
-            "eta": _positive_number("1"),
-            "ewma": _number_in("0.5", 0, 1),
-            "depth": _number_in("200", 1),  # an Interest needs one free token
-            "data_size": _size(1, U32, "1250B"),
-            "initial_rate": _rate_or("capacity"),
-            "initial_rtt": _unit(parse_time, positive="100ms", unit_example="ms"),
-            "rate_floor": _rate_or("rtt"),
-            "police": _boolean,
-            "standing_queue": _boolean,
-            "leak_slack": _number_in("1.001", 1),
-            "leak_randomize": _DELAY,
-            "secondary_share": _number_in("0.5", 0, 1, open_low=True),
-        }
-        mircc = {}
-        for key, (resolved, default) in _MIRCC_DEFAULTS.items():
-            mircc[resolved] = t.get(key, convert[key], default=(base or {}).get(resolved, default))
-        return None if _invalid(*mircc.values()) else mircc
+
+def _scheme_table(name: str) -> str:
+    return f"[schemes.{name}]"

@@ -5,12 +5,13 @@
 //! retransmission after a timeout and/or a Nack (retransmissions go before new sequence
 //! numbers). RTT is estimated per RFC 6298 from Interests sent once (Karn).
 
-use super::controller::{CongestionController, Controller, DataSignal, NackSignal, Target};
+use super::controller::{CongestionController, DataSignal, Loss, NackSignal, Target};
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::name::{Name, NameId};
 use crate::pacing::{ClockModel, Engine, SendingEngine};
 use crate::packet::{Data, Interest, Nack, Packet};
 use crate::rng::RngStream;
+use crate::schemes::registry::Controller;
 use crate::time::{Duration, Instant, PacketRate};
 use crate::timers::TimerQueue;
 use rustc_hash::FxHashMap;
@@ -192,7 +193,8 @@ impl Consumer {
                 (seq, now, 1)
             }
         };
-        let deadline = now + self.cfg.timeout;
+        let timeout = self.controller.rto(&self.rtt).unwrap_or(self.cfg.timeout);
+        let deadline = now + timeout;
         self.pending.insert(
             seq,
             Pending {
@@ -217,7 +219,8 @@ impl Consumer {
 
     fn fill_window(&mut self, now: Instant, out: &mut Vec<Packet>) {
         if let Target::Window(w) = self.controller.target() {
-            while self.pending.len() < w as usize && self.send_one(now, out) {}
+            let limit = (w.floor() as usize).max(1);
+            while self.pending.len() < limit && self.send_one(now, out) {}
         }
     }
 
@@ -237,7 +240,10 @@ impl Consumer {
         }
     }
 
-    fn retry_or_give_up(&mut self, seq: u64, p: Pending, retx: bool) {
+    /// After a loss: retransmit if the controller (or, when it has no say, the consumer's
+    /// setting `retx`) asks for it and transmissions are left, else give the number up.
+    fn retry_or_give_up(&mut self, now: Instant, seq: u64, p: Pending, loss: Loss, retx: bool) {
+        let retx = self.controller.retransmit(now, seq, loss).unwrap_or(retx);
         if retx && p.transmissions < self.cfg.max_transmissions {
             self.retx_queue.push_back((seq, p));
         } else {
@@ -309,7 +315,7 @@ impl Consumer {
             sent: p.last_tx,
         };
         self.controller.on_nack(now, &sig);
-        self.retry_or_give_up(seq, p, self.cfg.retx_on_nack);
+        self.retry_or_give_up(now, seq, p, Loss::Nack, self.cfg.retx_on_nack);
         self.after_signal(now, out);
     }
 
@@ -344,7 +350,7 @@ impl Consumer {
             let p = self.pending.remove(&seq).expect("pending");
             self.stats.timeouts += 1;
             self.controller.on_timeout(now, seq);
-            self.retry_or_give_up(seq, p, self.cfg.retx_on_timeout);
+            self.retry_or_give_up(now, seq, p, Loss::Timeout, self.cfg.retx_on_timeout);
         }
         match self.controller.target() {
             Target::Rate(r) => {
@@ -395,7 +401,7 @@ impl Consumer {
     }
 
     /// The controller's current window, if it is window-based.
-    pub fn target_window(&self) -> Option<u32> {
+    pub fn target_window(&self) -> Option<f64> {
         match self.controller.target() {
             Target::Window(w) => Some(w),
             Target::Rate(_) => None,

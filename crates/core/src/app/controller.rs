@@ -1,10 +1,14 @@
 //! Consumer congestion controllers: decide *how much* (a rate or a window) and react to signals.
 //!
 //! Signals follow ndnd's data / loss / congestion vocabulary, extended for explicit rates:
-//! `on_data`, `on_nack`, `on_timeout`, `on_mark`, `on_rate_stamp`. Built-in controllers are
-//! variants of [`Controller`]; `Custom` takes any [`CongestionController`].
+//! `on_data`, `on_nack`, `on_timeout`, `on_mark`, `on_rate_stamp`. The controllers of the
+//! schemes are variants of [`crate::schemes::registry::Controller`]; `Custom` takes any
+//! [`CongestionController`].
 
+use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::packet::NackReason;
+use crate::schemes::params::{Kind, Param, SchemeConfig};
+use crate::schemes::registry::{ControllerScheme, TargetKind};
 use crate::time::{Duration, Instant, PacketRate};
 
 /// What the controller asks for.
@@ -12,8 +16,9 @@ use crate::time::{Duration, Instant, PacketRate};
 pub enum Target {
     /// Interests per second, actuated by the consumer's sending engine.
     Rate(PacketRate),
-    /// Interests in flight.
-    Window(u32),
+    /// Interests in flight; fractional windows send while fewer than ⌊W⌋ (at least one) are
+    /// in flight.
+    Window(f64),
 }
 
 /// What a Data tells the controller.
@@ -39,9 +44,26 @@ pub struct NackSignal {
     pub sent: Instant,
 }
 
+/// Why an Interest was lost, for [`CongestionController::retransmit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loss {
+    Timeout,
+    Nack,
+}
+
 /// The contract of a consumer controller. Every signal has a neutral default.
 pub trait CongestionController: std::fmt::Debug {
     fn target(&self) -> Target;
+    /// The retransmission timeout of an Interest sent now, from the consumer's RTT estimator
+    /// (δ·SRTT, SRTT + 4·RTTVAR, a fixed τ …); `None` = the consumer's configured `timeout`.
+    fn rto(&self, _rtt: &RttEstimator) -> Option<Duration> {
+        None
+    }
+    /// Whether to send `seq` again after a loss (called after `on_timeout` / `on_nack`);
+    /// `None` = the consumer's `retransmit` setting decides.
+    fn retransmit(&mut self, _now: Instant, _seq: u64, _loss: Loss) -> Option<bool> {
+        None
+    }
     fn on_data(&mut self, _now: Instant, _sig: &DataSignal) {}
     fn on_nack(&mut self, _now: Instant, _sig: &NackSignal) {}
     fn on_timeout(&mut self, _now: Instant, _seq: u64) {}
@@ -52,6 +74,20 @@ pub trait CongestionController: std::fmt::Debug {
     /// The traffic class of the next Interest to send (multipath controllers).
     fn next_class(&mut self) -> u8 {
         0
+    }
+}
+
+crate::scheme_config! {
+    /// Settings of controller = "constant-rate".
+    pub struct ConstantRateConfig {
+        /// The rate (ndnSIM ConsumerCbr's Frequency).
+        rate: f64 = 1000.0, Kind::Positive, "Interests/s";
+    }
+}
+
+impl SchemeConfig for ConstantRateConfig {
+    fn params() -> Vec<Param> {
+        Self::param_list()
     }
 }
 
@@ -67,6 +103,32 @@ impl CongestionController for ConstantRate {
     }
 }
 
+impl ControllerScheme for ConstantRate {
+    type Config = ConstantRateConfig;
+    const NAME: &'static str = "constant-rate";
+    const DOC: &'static str = "ndnSIM's ConsumerCbr: a constant rate, deaf to every signal.";
+    const TARGET: TargetKind = TargetKind::Rate;
+    fn build(cfg: &ConstantRateConfig) -> Self {
+        ConstantRate {
+            rate: PacketRate(cfg.rate),
+        }
+    }
+}
+
+crate::scheme_config! {
+    /// Settings of controller = "fixed-window".
+    pub struct FixedWindowConfig {
+        /// W: Interests in flight.
+        window: u32 = 10, Kind::Integer { min: 1, max: u32::MAX as u64 }, "Interests";
+    }
+}
+
+impl SchemeConfig for FixedWindowConfig {
+    fn params() -> Vec<Param> {
+        Self::param_list()
+    }
+}
+
 /// A fixed window of Interests in flight, deaf to every signal.
 #[derive(Clone, Debug)]
 pub struct FixedWindow {
@@ -75,63 +137,16 @@ pub struct FixedWindow {
 
 impl CongestionController for FixedWindow {
     fn target(&self) -> Target {
-        Target::Window(self.window)
+        Target::Window(f64::from(self.window))
     }
 }
 
-/// The controller of a consumer.
-#[derive(Debug)]
-pub enum Controller {
-    ConstantRate(ConstantRate),
-    FixedWindow(FixedWindow),
-    /// Stateful Forwarding's AIMD rate consumer (seed 002).
-    Sf(crate::schemes::sf::SfConsumer),
-    /// MIRCC's consumer: the stamped path rate (seed 000).
-    Mircc(crate::schemes::mircc::MirccConsumer),
-    Custom(Box<dyn CongestionController + Send>),
-}
-
-impl Controller {
-    fn inner(&self) -> &dyn CongestionController {
-        match self {
-            Controller::ConstantRate(c) => c,
-            Controller::FixedWindow(c) => c,
-            Controller::Sf(c) => c,
-            Controller::Mircc(c) => c,
-            Controller::Custom(c) => c.as_ref(),
-        }
-    }
-    fn inner_mut(&mut self) -> &mut dyn CongestionController {
-        match self {
-            Controller::ConstantRate(c) => c,
-            Controller::FixedWindow(c) => c,
-            Controller::Sf(c) => c,
-            Controller::Mircc(c) => c,
-            Controller::Custom(c) => c.as_mut(),
-        }
-    }
-}
-
-impl CongestionController for Controller {
-    fn target(&self) -> Target {
-        self.inner().target()
-    }
-    fn on_data(&mut self, now: Instant, sig: &DataSignal) {
-        self.inner_mut().on_data(now, sig)
-    }
-    fn on_nack(&mut self, now: Instant, sig: &NackSignal) {
-        self.inner_mut().on_nack(now, sig)
-    }
-    fn on_timeout(&mut self, now: Instant, seq: u64) {
-        self.inner_mut().on_timeout(now, seq)
-    }
-    fn on_mark(&mut self, now: Instant, sig: &DataSignal) {
-        self.inner_mut().on_mark(now, sig)
-    }
-    fn on_rate_stamp(&mut self, now: Instant, rate: PacketRate, sig: &DataSignal) {
-        self.inner_mut().on_rate_stamp(now, rate, sig)
-    }
-    fn next_class(&mut self) -> u8 {
-        self.inner_mut().next_class()
+impl ControllerScheme for FixedWindow {
+    type Config = FixedWindowConfig;
+    const NAME: &'static str = "fixed-window";
+    const DOC: &'static str = "A fixed window of Interests in flight, deaf to every signal.";
+    const TARGET: TargetKind = TargetKind::Window;
+    fn build(cfg: &FixedWindowConfig) -> Self {
+        FixedWindow { window: cfg.window }
     }
 }

@@ -6,9 +6,10 @@ pub mod producer;
 
 use crate::name::NameTable;
 use crate::packet::Packet;
+pub use crate::schemes::registry::Controller;
 use crate::time::Instant;
 pub use consumer::{Consumer, ConsumerConfig, ConsumerStats, DelayRecord};
-pub use controller::{CongestionController, Controller, DataSignal, NackSignal, Target};
+pub use controller::{CongestionController, DataSignal, NackSignal, Target};
 pub use producer::{Producer, ProducerConfig, ProducerStats};
 
 /// An application, dispatched by `match`.

@@ -38,67 +38,67 @@ use crate::mechanisms::token_bucket::OutstandingBucket;
 use crate::name::NameId;
 use crate::packet::{Data, Interest, NackReason};
 use crate::rng::RngStream;
+use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig};
+use crate::schemes::registry::{ControllerScheme, RouterScheme, TargetKind};
 use crate::schemes::{InterestVerdict, RouterHooks};
 use crate::time::{Duration, Instant, PacketRate};
 
-/// Router settings; defaults are seed 000's values where it states them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MirccConfig {
-    /// T: the rate-update interval (the routers' coarse clock; seed 000: 100–750 ms).
-    pub interval: Duration,
-    /// α: gain of the excess rate [OPEN in the seed; 0.5].
-    pub alpha: f64,
-    /// β: gain of the queue term [OPEN; 1].
-    pub beta: f64,
-    /// η: target utilisation (seed 000: 1).
-    pub eta: f64,
-    /// Weight of the previous value in the EWMA of base and excess rates (seed 000: 0.5).
-    pub ewma: f64,
-    /// D: depth of the policing bucket in Interests (seed 000: 200).
-    pub depth: f64,
-    /// Data wire size (bytes) turning a face's bandwidth into C (Data packets/s).
-    pub data_size: u32,
-    /// R of a new link; `None` = C [OPEN].
-    pub initial_rate: Option<f64>,
-    /// d before the first RTT sample [OPEN; 100 ms].
-    pub initial_rtt: Duration,
-    /// Lower bound of R in Interests/s; `None` = one packet per RTT, 1/d [OPEN].
-    pub rate_floor: Option<f64>,
-    /// Police Interests with the bucket (seed 000: yes).
-    pub police: bool,
-    /// g(t) is the bucket's *lowest* fill level during the last interval (its standing queue),
-    /// not its level at the update instant [OPEN]: with a coarse clock Interests arrive in
-    /// bursts that drain within T, and the instantaneous level would depend on the phase of
-    /// the bursts against the update.
-    pub standing_queue: bool,
-    /// ndnSIM 1.0 leak-event spacing factor (see `token_bucket.rs`).
-    pub leak_slack: f64,
-    /// First leak event drawn in [0, this) (ndnSIM's RandomizeLeak).
-    pub leak_randomize: Duration,
-    /// Secondary-class Interests are admitted only while the bucket is below this fraction of
-    /// its depth (primary priority) [OPEN; 0.5].
-    pub secondary_share: f64,
+crate::scheme_config! {
+    /// Router settings; defaults are seed 000's values where it states them.
+    pub struct MirccConfig {
+        /// T: the rate-update interval (the routers' coarse clock; seed 000: 100, 250, 500,
+        /// 750 ms); the consumers' `tick` is usually the same value.
+        interval: Duration = Duration::from_millis(100), Kind::PERIOD, "time";
+        /// α: gain of the excess rate [OPEN in the seed; 0.5].
+        alpha: f64 = 0.5, Kind::number(0.0), "";
+        /// β: gain of the queue term [OPEN; 1].
+        beta: f64 = 1.0, Kind::number(0.0), "";
+        /// η: target utilisation (seed 000: 1).
+        eta: f64 = 1.0, Kind::Positive, "";
+        /// Weight of the previous value in the EWMA of the base and excess rates (seed 000:
+        /// 0.5).
+        ewma: f64 = 0.5, Kind::range(0.0, 1.0), "";
+        /// D: depth of the policing bucket in Interests (seed 000: 200); an Interest needs one
+        /// free token.
+        depth: f64 = 200.0, Kind::number(1.0), "Interests";
+        /// Data wire size turning a face's bandwidth into C (Data packets/s).
+        data_size: u32 = 1250, Kind::PACKET_SIZE, "bytes";
+        /// R of a new link; "capacity" = C [OPEN].
+        initial_rate: Option<f64> = None, Kind::RateOr { word: "capacity" }, "Interests/s";
+        /// d before the first RTT sample [OPEN; 100 ms].
+        initial_rtt: Duration = Duration::from_millis(100), Kind::POSITIVE_TIME, "time";
+        /// Lower bound of R; "rtt" = one packet per RTT, 1/d [OPEN].
+        rate_floor: Option<f64> = None, Kind::RateOr { word: "rtt" }, "Interests/s";
+        /// Police Interests with the bucket (seed 000: yes).
+        police: bool = true, Kind::Bool, "";
+        /// g(t) is the bucket's *lowest* fill level during the last interval (its standing
+        /// queue), not its level at the update instant [OPEN]: with a coarse clock Interests
+        /// arrive in bursts that drain within T, and the instantaneous level would depend on
+        /// the phase of the bursts against the update.
+        standing_queue: bool = true, Kind::Bool, "";
+        /// ndnSIM 1.0 leak-event spacing factor (see `token_bucket.rs`; 1.001).
+        leak_slack: f64 = 1.001, Kind::number(1.0), "";
+        /// First leak event drawn in [0, this) (ndnSIM's RandomizeLeak, 1 ms); 0 turns it off.
+        leak_randomize: Duration = Duration::from_millis(1), Kind::TIME, "time";
+        /// Multipath: secondary-class Interests are admitted only while the bucket is below
+        /// this fraction of its depth (primary priority) [OPEN; 0.5].
+        secondary_share: f64 = 0.5, Kind::open_range(0.0, 1.0), "";
+    }
 }
 
-impl Default for MirccConfig {
-    fn default() -> Self {
-        MirccConfig {
-            interval: Duration::from_millis(100),
-            alpha: 0.5,
-            beta: 1.0,
-            eta: 1.0,
-            ewma: 0.5,
-            depth: 200.0,
-            data_size: 1250,
-            initial_rate: None,
-            initial_rtt: Duration::from_millis(100),
-            rate_floor: None,
-            police: true,
-            standing_queue: true,
-            leak_slack: 1.001,
-            leak_randomize: Duration::from_millis(1),
-            secondary_share: 0.5,
-        }
+impl SchemeConfig for MirccConfig {
+    fn params() -> Vec<Param> {
+        Self::param_list()
+    }
+}
+
+impl RouterScheme for MirccRouter {
+    type Config = MirccConfig;
+    const NAME: &'static str = "mircc";
+    const DOC: &'static str = "MIRCC explicit rates (seed 000): an RCP-like rate per upstream \
+        link every T, stamped into Data as the path minimum; Interests policed by a bucket.";
+    fn build(cfg: &MirccConfig, rng: RngStream) -> Self {
+        MirccRouter::new(cfg.clone(), rng)
     }
 }
 
@@ -221,6 +221,9 @@ impl MirccRouter {
 }
 
 impl RouterHooks for MirccRouter {
+    fn uses_prefix(&self) -> bool {
+        false
+    }
     fn on_interest_out(
         &mut self,
         now: Instant,
@@ -320,6 +323,56 @@ impl RouterHooks for MirccRouter {
     fn face_gauges(&mut self, now: Instant, face: FaceId) -> Option<(f64, f64)> {
         let link = self.links.get_mut(face.0 as usize)?.as_mut()?;
         Some((link.laws[0].rate, link.bucket.level(now)))
+    }
+}
+
+crate::scheme_config! {
+    /// Consumer settings (controller = "mircc").
+    pub struct MirccConsumerConfig {
+        /// The rate before the first stamped Data; "line" = the line rate of the consumer
+        /// node's fastest link in Data packets/s (filled in by the scenario resolver).
+        rate: Option<f64> = None, Kind::RateOr { word: "line" }, "Interests/s";
+        /// Lower bound of each rate.
+        min_rate: f64 = 1.0, Kind::Positive, "Interests/s";
+        /// Dual-class multipath consumer (primary + secondary rates).
+        multipath: bool = false, Kind::Bool, "";
+    }
+}
+
+impl SchemeConfig for MirccConsumerConfig {
+    fn params() -> Vec<Param> {
+        Self::param_list()
+    }
+    fn cross_checks(&self) -> Vec<Problem> {
+        match self.rate {
+            Some(rate) if rate < self.min_rate => vec![Problem::new(
+                &["min_rate", "rate"],
+                format!(
+                    "min_rate ({}) is above the initial rate ({})",
+                    g(self.min_rate),
+                    g(rate)
+                ),
+                format!("lower min_rate to at most {}, or raise rate", g(rate)),
+            )],
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl ControllerScheme for MirccConsumer {
+    type Config = MirccConsumerConfig;
+    const NAME: &'static str = "mircc";
+    const DOC: &'static str = "MIRCC's consumer (seed 000's ConsumerLi): sends at the rate \
+        stamped in the Data it receives.";
+    const TARGET: TargetKind = TargetKind::Rate;
+    fn build(cfg: &MirccConsumerConfig) -> Self {
+        // a hand-written spec without a rate starts at the floor
+        let rate = cfg.rate.unwrap_or(cfg.min_rate);
+        if cfg.multipath {
+            MirccConsumer::multipath(rate, cfg.min_rate)
+        } else {
+            MirccConsumer::new(rate, cfg.min_rate)
+        }
     }
 }
 

@@ -9,11 +9,17 @@
 //! packet's name (the name's base when no entry matches), so schemes can keep per-FIB-entry
 //! state.
 //!
-//! Built-in schemes are variants of [`RouterModule`], dispatched by `match`; `Custom` takes any
-//! [`RouterHooks`] implementation, for experiments and tests.
+//! Each scheme is one module here; [`registry`] lists them (one line each) and builds their
+//! parts from their configs ([`params`]). Built-in router modules are variants of
+//! [`RouterModule`], dispatched by `match`; `Custom` takes any [`RouterHooks`] implementation,
+//! for experiments and tests.
 
 pub mod mircc;
+pub mod params;
+pub mod registry;
 pub mod sf;
+
+pub use registry::{Controller, ControllerConfig, RouterConfig, RouterModule};
 
 use crate::face::{Face, FaceId};
 use crate::name::NameId;
@@ -36,6 +42,11 @@ pub enum InterestVerdict {
 
 /// The plug points of a router-side scheme. Every method has a neutral default.
 pub trait RouterHooks: std::fmt::Debug {
+    /// Whether the hooks read the FIB prefix they are given (per-prefix state); when not, the
+    /// forwarder skips the longest-prefix match and hands them the name's base.
+    fn uses_prefix(&self) -> bool {
+        true
+    }
     /// An Interest is about to go out on `face`.
     fn on_interest_out(
         &mut self,
@@ -93,113 +104,5 @@ pub trait RouterHooks: std::fmt::Debug {
         _faces: &[Face],
     ) -> usize {
         0
-    }
-}
-
-/// The router module of a node.
-#[derive(Debug, Default)]
-pub enum RouterModule {
-    /// Plain NDN forwarding.
-    #[default]
-    None,
-    /// Stateful Forwarding policing (seed 002).
-    Sf(sf::SfRouter),
-    /// MIRCC explicit rates (seed 000).
-    Mircc(mircc::MirccRouter),
-    /// A user-supplied module.
-    Custom(Box<dyn RouterHooks + Send>),
-}
-
-impl RouterModule {
-    /// Whether the hooks read the FIB prefix they are given (per-prefix state); when not, the
-    /// forwarder skips the longest-prefix match and hands them the name's base.
-    pub fn uses_prefix(&self) -> bool {
-        match self {
-            RouterModule::None | RouterModule::Mircc(_) => false,
-            RouterModule::Sf(m) => m.cfg.per_fib,
-            RouterModule::Custom(_) => true,
-        }
-    }
-
-    fn hooks(&mut self) -> Option<&mut (dyn RouterHooks + Send)> {
-        match self {
-            RouterModule::None => None,
-            RouterModule::Sf(m) => Some(m),
-            RouterModule::Mircc(m) => Some(m),
-            RouterModule::Custom(h) => Some(h.as_mut()),
-        }
-    }
-
-    pub fn on_interest_out(
-        &mut self,
-        now: Instant,
-        face: FaceId,
-        prefix: NameId,
-        interest: &Interest,
-        faces: &[Face],
-    ) -> InterestVerdict {
-        match self.hooks() {
-            Some(h) => h.on_interest_out(now, face, prefix, interest, faces),
-            None => InterestVerdict::Admit,
-        }
-    }
-    pub fn on_data_out(&mut self, now: Instant, face: FaceId, data: &mut Data, faces: &[Face]) {
-        if let Some(h) = self.hooks() {
-            h.on_data_out(now, face, data, faces)
-        }
-    }
-    pub fn on_data_in(
-        &mut self,
-        now: Instant,
-        face: FaceId,
-        prefix: NameId,
-        data: &mut Data,
-        sent: Option<Instant>,
-        faces: &[Face],
-    ) {
-        if let Some(h) = self.hooks() {
-            h.on_data_in(now, face, prefix, data, sent, faces)
-        }
-    }
-    pub fn on_nack_in(
-        &mut self,
-        now: Instant,
-        face: FaceId,
-        prefix: NameId,
-        nack: &Nack,
-        sent: Instant,
-        faces: &[Face],
-    ) {
-        if let Some(h) = self.hooks() {
-            h.on_nack_in(now, face, prefix, nack, sent, faces)
-        }
-    }
-    pub fn face_gauges(&mut self, now: Instant, face: FaceId) -> Option<(f64, f64)> {
-        self.hooks().and_then(|h| h.face_gauges(now, face))
-    }
-    pub fn tick_interval(&self) -> Option<Duration> {
-        match self {
-            RouterModule::None => None,
-            RouterModule::Sf(m) => m.tick_interval(),
-            RouterModule::Mircc(m) => m.tick_interval(),
-            RouterModule::Custom(h) => h.tick_interval(),
-        }
-    }
-    pub fn on_tick(&mut self, now: Instant, faces: &[Face]) {
-        if let Some(h) = self.hooks() {
-            h.on_tick(now, faces)
-        }
-    }
-    pub fn release_interests(
-        &mut self,
-        now: Instant,
-        face: FaceId,
-        queued: usize,
-        faces: &[Face],
-    ) -> usize {
-        match self.hooks() {
-            Some(h) => h.release_interests(now, face, queued, faces).min(queued),
-            None => queued,
-        }
     }
 }

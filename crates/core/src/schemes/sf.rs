@@ -23,52 +23,73 @@ use crate::mechanisms::token_bucket::OutstandingBucket;
 use crate::name::NameId;
 use crate::packet::{Data, Interest, Nack, NackReason};
 use crate::rng::RngStream;
+use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig};
+use crate::schemes::registry::{ControllerScheme, RouterScheme, TargetKind};
 use crate::schemes::{InterestVerdict, RouterHooks};
 use crate::time::{Duration, Instant, PacketRate};
 use rustc_hash::FxHashMap;
 
-/// Router settings; defaults are seed 002's values.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SfConfig {
-    /// D: maximum bucket depth in Interests (seed 002: 50; also 100, 500).
-    pub depth: f64,
-    /// Police per outgoing face (`PerOutFaceLimits`).
-    pub per_face: bool,
-    /// Also police per FIB entry and face (`PerFibLimits`, the multi-pair experiments).
-    pub per_fib: bool,
-    /// Data wire size (bytes) turning a face's bandwidth into its line rate (10 000 bit).
-    pub data_size: u32,
-    /// Initial r_f; `None` = the face's line rate.
-    pub initial_rate: Option<f64>,
-    /// Lower bound of r_f (1 Interest/s).
-    pub min_rate: f64,
-    /// Additive increase per Data (+1).
-    pub increase: f64,
-    /// Multiplicative decrease per Nack (½).
-    pub decrease: f64,
-    /// One reduction per congestion event.
-    pub nack_suppression: bool,
-    /// ndnSIM 1.0 leak-event spacing factor: events every `leak_slack / r_f` s (1.001).
-    pub leak_slack: f64,
-    /// First leak of each bucket drawn uniformly in [0, this) after its creation (1 ms).
-    pub leak_randomize: Duration,
+crate::scheme_config! {
+    /// Router settings; defaults are seed 002's values.
+    pub struct SfConfig {
+        /// D: maximum bucket depth in Interests (seed 002: 50; also 100, 500); a bucket admits
+        /// an Interest while one token is free.
+        depth: f64 = 50.0, Kind::number(1.0), "Interests";
+        /// Police per outgoing face (ndnSIM `PerOutFaceLimits`).
+        per_face: bool = true, Kind::Bool, "";
+        /// Also police per FIB entry and face (ndnSIM `PerFibLimits`, the multi-pair
+        /// experiments).
+        per_fib: bool = false, Kind::Bool, "";
+        /// Data wire size that turns a face's bandwidth into its line rate in Data packets/s
+        /// (10 000 bit).
+        data_size: u32 = 1250, Kind::PACKET_SIZE, "bytes";
+        /// Initial r_f of every bucket; "line" = the face's line rate.
+        initial_rate: Option<f64> = None, Kind::RateOr { word: "line" }, "Interests/s";
+        /// Lower bound of r_f (seed 002: 1 Interest/s).
+        min_rate: f64 = 1.0, Kind::Positive, "Interests/s";
+        /// Additive increase of r_f per Data (seed 002: +1).
+        increase: f64 = 1.0, Kind::number(0.0), "Interests/s";
+        /// Multiplicative decrease factor of r_f per Nack (seed 002: ×0.5).
+        decrease: f64 = 0.5, Kind::open_range(0.0, 1.0), "";
+        /// One reduction per congestion event (Kato & Bandai's "new SF").
+        nack_suppression: bool = false, Kind::Bool, "";
+        /// ndnSIM 1.0 leaks a bucket every `leak_slack / r_f` seconds (1.001).
+        leak_slack: f64 = 1.001, Kind::number(1.0), "";
+        /// The first leak of each bucket is drawn uniformly in [0, this) so that buckets do not
+        /// leak in step (ndnSIM's RandomizeLeak, 1 ms); 0 turns it off.
+        leak_randomize: Duration = Duration::from_millis(1), Kind::TIME, "time";
+    }
 }
 
-impl Default for SfConfig {
-    fn default() -> Self {
-        SfConfig {
-            depth: 50.0,
-            per_face: true,
-            per_fib: false,
-            data_size: 1250,
-            initial_rate: None,
-            min_rate: 1.0,
-            increase: 1.0,
-            decrease: 0.5,
-            nack_suppression: false,
-            leak_slack: 1.001,
-            leak_randomize: Duration::from_millis(1),
+impl SchemeConfig for SfConfig {
+    fn params() -> Vec<Param> {
+        Self::param_list()
+    }
+    fn cross_checks(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if !(self.per_face || self.per_fib) {
+            problems.push(Problem::new(
+                &["per_face", "per_fib"],
+                "per_face and per_fib are both false: no rate limit would be kept",
+                "set per_face = true (a limit per outgoing face) and/or per_fib = true (a limit \
+                 per FIB entry and face)",
+            ));
         }
+        if let Some(initial) = self.initial_rate.filter(|&r| r < self.min_rate) {
+            problems.push(Problem::new(
+                &["initial_rate", "min_rate"],
+                format!(
+                    "initial_rate ({}) is below min_rate ({})",
+                    g(initial),
+                    g(self.min_rate)
+                ),
+                format!(
+                    "set initial_rate to at least {}, or lower min_rate",
+                    g(self.min_rate)
+                ),
+            ));
+        }
+        problems
     }
 }
 
@@ -176,6 +197,9 @@ impl SfRouter {
 }
 
 impl RouterHooks for SfRouter {
+    fn uses_prefix(&self) -> bool {
+        self.cfg.per_fib
+    }
     fn on_interest_out(
         &mut self,
         now: Instant,
@@ -229,6 +253,39 @@ impl RouterHooks for SfRouter {
     }
 }
 
+crate::scheme_config! {
+    /// Consumer settings (controller = "sf-aimd").
+    pub struct SfConsumerConfig {
+        /// r, the initial rate (seed 002's consumers start at their configured frequency).
+        rate: f64 = 100.0, Kind::Positive, "Interests/s", required;
+        /// Cap of r; "line" = the line rate of the consumer node's fastest link in Data
+        /// packets/s of the size its producers send (filled in by the scenario resolver).
+        max_rate: Option<f64> = None, Kind::RateOr { word: "line" }, "Interests/s";
+        /// One reduction per congestion event (Kato & Bandai's "new SF").
+        nack_suppression: bool = false, Kind::Bool, "";
+    }
+}
+
+impl SchemeConfig for SfConsumerConfig {
+    fn params() -> Vec<Param> {
+        Self::param_list()
+    }
+    fn cross_checks(&self) -> Vec<Problem> {
+        match self.max_rate {
+            Some(max) if self.rate > max => vec![Problem::new(
+                &["max_rate", "rate"],
+                format!(
+                    "max_rate ({}) is below the initial rate ({})",
+                    g(max),
+                    g(self.rate)
+                ),
+                format!("raise max_rate to at least {}, or lower rate", g(self.rate)),
+            )],
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// The consumer part: a constant-rate consumer whose rate follows AIMD.
 #[derive(Clone, Debug)]
 pub struct SfConsumer {
@@ -254,6 +311,33 @@ impl CongestionController for SfConsumer {
     }
     fn on_nack(&mut self, now: Instant, sig: &NackSignal) {
         self.aimd.on_decrease(now, Some(sig.sent));
+    }
+}
+
+impl ControllerScheme for SfConsumer {
+    type Config = SfConsumerConfig;
+    const NAME: &'static str = "sf-aimd";
+    const DOC: &'static str =
+        "Stateful Forwarding's consumer (seed 002): a rate +1 per Data up to \
+        max_rate, halved per Nack down to 1 Interest/s.";
+    const TARGET: TargetKind = TargetKind::Rate;
+    fn build(cfg: &SfConsumerConfig) -> Self {
+        // no cap when the resolver left it open (a hand-written spec)
+        SfConsumer::new(
+            cfg.rate,
+            cfg.max_rate.unwrap_or(f64::INFINITY),
+            cfg.nack_suppression,
+        )
+    }
+}
+
+impl RouterScheme for SfRouter {
+    type Config = SfConfig;
+    const NAME: &'static str = "sf";
+    const DOC: &'static str = "Stateful Forwarding policing (seed 002): per-face (and per-FIB) \
+        token buckets whose rate follows AIMD; Interests that do not fit are Nacked.";
+    fn build(cfg: &SfConfig, rng: RngStream) -> Self {
+        SfRouter::new(cfg.clone(), rng)
     }
 }
 

@@ -4,21 +4,17 @@ use super::events::LinkDir;
 use super::sample::Series;
 use super::{AppLoc, World};
 use crate::spec::{
-    AppKind, ClockSpec, ControllerSpec, EngineSpec, GapDistSpec, QueueSpec, ScenarioSpec,
-    SpecError, WaitSpec,
+    AppKind, ClockSpec, EngineSpec, GapDistSpec, QueueSpec, ScenarioSpec, SpecError, WaitSpec,
 };
-use ndncc_core::app::controller::{ConstantRate, FixedWindow};
-use ndncc_core::app::{App, Consumer, ConsumerConfig, Controller, Producer, ProducerConfig};
+use ndncc_core::app::{App, Consumer, ConsumerConfig, Producer, ProducerConfig};
 use ndncc_core::face::QueueLimit;
 use ndncc_core::forwarder::{Forwarder, ForwarderConfig, Strategy};
 use ndncc_core::pacing::{
     ClockModel, Engine, GapDist, Ideal, Randomized, Rfc3448, Rmc, Smoothing, Tick, WaitDist,
 };
 use ndncc_core::rng::{name_key, RngStream, StreamKind};
-use ndncc_core::schemes::mircc::{MirccConfig, MirccConsumer, MirccRouter};
-use ndncc_core::schemes::sf::{SfConfig, SfConsumer, SfRouter};
 use ndncc_core::schemes::RouterModule;
-use ndncc_core::{BitRate, Duration, Instant, NameTable, Node, PacketRate};
+use ndncc_core::{BitRate, Duration, Instant, NameTable, Node};
 use std::collections::BinaryHeap;
 use std::sync::Arc;
 
@@ -60,49 +56,13 @@ fn clock_model(c: &ClockSpec) -> ClockModel {
     }
 }
 
-/// The router module a node runs, from its `schemes` table.
+/// The router module a node runs, from its `schemes` table (at most one, checked).
 fn router_module(spec: &ScenarioSpec, node: &crate::spec::NodeSpec) -> RouterModule {
-    if let Some(m) = &node.schemes.mircc {
-        let cfg = MirccConfig {
-            interval: Duration(m.interval_ns),
-            alpha: m.alpha,
-            beta: m.beta,
-            eta: m.eta,
-            ewma: m.ewma,
-            depth: m.depth,
-            data_size: m.data_size,
-            initial_rate: m.initial_rate,
-            initial_rtt: Duration(m.initial_rtt_ns),
-            rate_floor: m.rate_floor,
-            police: m.police,
-            standing_queue: m.standing_queue,
-            leak_slack: m.leak_slack,
-            leak_randomize: Duration(m.leak_randomize_ns),
-            secondary_share: m.secondary_share,
-        };
-        let key = name_key(&[&node.name, "mircc"]);
-        let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
-        return RouterModule::Mircc(MirccRouter::new(cfg, rng));
-    }
-    match &node.schemes.sf {
-        Some(sf) => {
-            let cfg = SfConfig {
-                depth: sf.depth,
-                per_face: sf.per_face,
-                per_fib: sf.per_fib,
-                data_size: sf.data_size,
-                initial_rate: sf.initial_rate,
-                min_rate: sf.min_rate,
-                increase: sf.increase,
-                decrease: sf.decrease,
-                nack_suppression: sf.nack_suppression,
-                leak_slack: sf.leak_slack,
-                leak_randomize: Duration(sf.leak_randomize_ns),
-            };
-            // the module's own stream: leak phases must not shift the node's other draws
-            let key = name_key(&[&node.name, "sf"]);
-            let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
-            RouterModule::Sf(SfRouter::new(cfg, rng))
+    match node.schemes.0.first() {
+        Some(cfg) => {
+            // the module's own stream: its draws must not shift the node's other draws
+            let key = name_key(&[&node.name, cfg.name()]);
+            cfg.build(RngStream::new(spec.seed, spec.run, StreamKind::Node, key))
         }
         None => RouterModule::None,
     }
@@ -125,28 +85,7 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
             processing_delay: Duration(p.processing_delay_ns),
         })),
         AppKind::Consumer(c) => {
-            let controller = match c.controller {
-                ControllerSpec::ConstantRate { rate } => Controller::ConstantRate(ConstantRate {
-                    rate: PacketRate(rate),
-                }),
-                ControllerSpec::FixedWindow { window } => {
-                    Controller::FixedWindow(FixedWindow { window })
-                }
-                ControllerSpec::SfAimd {
-                    initial_rate,
-                    max_rate,
-                    nack_suppression,
-                } => Controller::Sf(SfConsumer::new(initial_rate, max_rate, nack_suppression)),
-                ControllerSpec::Mircc {
-                    initial_rate,
-                    min_rate,
-                    multipath,
-                } => Controller::Mircc(if multipath {
-                    MirccConsumer::multipath(initial_rate, min_rate)
-                } else {
-                    MirccConsumer::new(initial_rate, min_rate)
-                }),
-            };
+            let controller = c.controller.build();
             let clock = clock_model(&c.clock);
             let engine = match c.engine {
                 EngineSpec::Ideal => Engine::Ideal(Ideal::default()),

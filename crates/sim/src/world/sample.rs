@@ -57,7 +57,7 @@ impl<'a> World<'a> {
             a.u[6].push(st.nacks - p.nacks);
             a.u[7].push(st.timeouts - p.timeouts);
             a.f[8].push(c.target_rate().unwrap_or(f64::NAN));
-            a.f[9].push(c.target_window().map_or(f64::NAN, |w| w as f64));
+            a.f[9].push(c.target_window().unwrap_or(f64::NAN));
             a.u[10].push(c.in_flight() as u64);
             a.f[11].push(c.rtt.srtt().map_or(f64::NAN, |d| d.as_secs_f64() * 1e3));
             s.prev_app[i] = st;
