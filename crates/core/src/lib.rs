@@ -17,6 +17,7 @@
 pub mod app;
 pub mod face;
 pub mod forwarder;
+pub mod harness;
 pub mod mechanisms;
 pub mod name;
 pub mod node;

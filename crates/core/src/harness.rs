@@ -1,0 +1,168 @@
+//! A two-node harness in virtual time, for consumer-controller and forwarder tests: a consumer
+//! node and a producer node joined by one link with a fixed one-way delay and unlimited
+//! bandwidth, and a filter that may drop any packet on the link — so a test puts a loss (and
+//! the timeout that follows) at the instant it chooses.
+//!
+//! The harness is its own small driver of the sans-IO nodes (the simulator is another crate);
+//! it follows the same contract: deliver packets, wake nodes at `poll_timeout`, pull ready faces.
+
+use crate::app::{App, Consumer, ConsumerConfig, Controller, Producer, ProducerConfig};
+use crate::face::{FaceId, QueueLimit};
+use crate::forwarder::{Forwarder, ForwarderConfig, Strategy};
+use crate::name::{NameId, NameTable};
+use crate::node::Node;
+use crate::pacing::{Engine, Ideal};
+use crate::packet::Packet;
+use crate::rng::{RngStream, StreamKind};
+use crate::schemes::RouterModule;
+use crate::time::{Duration, Instant};
+use std::sync::Arc;
+
+/// Decides whether a packet crossing the link at `now` is lost.
+pub type DropFilter = Box<dyn FnMut(Instant, &Packet) -> bool>;
+
+/// Consumer node 0 — link — producer node 1.
+pub struct TwoNode {
+    pub nodes: [Node; 2],
+    pub prefix: NameId,
+    pub delay: Duration,
+    pub now: Instant,
+    /// Packets on the link: (arrival, order, destination node, packet).
+    in_flight: Vec<(Instant, u64, usize, Packet)>,
+    order: u64,
+    drop: DropFilter,
+    faces: [FaceId; 2],
+}
+
+impl TwoNode {
+    /// A consumer with `controller` (ideal engine) fetching `/p` from a producer of
+    /// `data_size`-byte Data, one-way delay `delay`. `cfg` adjusts the consumer's config.
+    pub fn new(
+        controller: Controller,
+        delay: Duration,
+        data_size: u32,
+        cfg: impl FnOnce(&mut ConsumerConfig),
+    ) -> Self {
+        let mut names = NameTable::new();
+        let prefix = names.intern("/p");
+        let names = Arc::new(names);
+        let mut nodes = [0u64, 1].map(|i| {
+            let fwd = Forwarder::new(
+                names.clone(),
+                ForwarderConfig {
+                    strategy: Strategy::BestRoute,
+                    cs_capacity: 0,
+                    nack_overhead: 4,
+                },
+                RouterModule::None,
+                RngStream::new(1, 0, StreamKind::Node, i),
+            );
+            Node::new(fwd)
+        });
+        let limit = QueueLimit::Packets(u32::MAX);
+        let faces = [
+            nodes[0].add_net_face(1, 0, limit, None),
+            nodes[1].add_net_face(0, 0, limit, None),
+        ];
+        nodes[0].add_route(prefix, faces[0], 0);
+        let mut ccfg = ConsumerConfig {
+            prefix,
+            interest_size: 40,
+            lifetime: Duration::from_secs(4),
+            timeout: Duration::from_secs(4),
+            retx_on_timeout: false,
+            retx_on_nack: false,
+            max_transmissions: u32::MAX,
+            start_seq: 0,
+            max_seq: None,
+            record_delays: true,
+        };
+        cfg(&mut ccfg);
+        let consumer = Consumer::new(
+            ccfg,
+            controller,
+            Engine::Ideal(Ideal::default()),
+            RngStream::new(1, 0, StreamKind::App, 0),
+        );
+        nodes[0].add_app(App::Consumer(Box::new(consumer)), Instant::ZERO, None);
+        let producer = Producer::new(ProducerConfig {
+            prefix,
+            payload: data_size,
+            data_size,
+            freshness: Duration::ZERO,
+            content_segments: None,
+            processing_delay: Duration::ZERO,
+        });
+        nodes[1].add_app(App::Producer(producer), Instant::ZERO, None);
+        TwoNode {
+            nodes,
+            prefix,
+            delay,
+            now: Instant::ZERO,
+            in_flight: Vec::new(),
+            order: 0,
+            drop: Box::new(|_, _| false),
+            faces,
+        }
+    }
+
+    /// Drops the packets `filter` picks (called once per packet entering the link).
+    pub fn drop_when(&mut self, filter: impl FnMut(Instant, &Packet) -> bool + 'static) {
+        self.drop = Box::new(filter);
+    }
+
+    pub fn consumer(&self) -> &Consumer {
+        match &self.nodes[0].apps[0].app {
+            App::Consumer(c) => c,
+            App::Producer(_) => unreachable!("node 0's app is the consumer"),
+        }
+    }
+
+    fn next_event(&self) -> Option<Instant> {
+        let link = self.in_flight.iter().map(|e| e.0).min();
+        [link, self.nodes[0].poll_timeout(), self.nodes[1].poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Moves what node `n` queued onto the link.
+    fn pull(&mut self, n: usize) {
+        let mut ready = Vec::new();
+        self.nodes[n].take_ready(&mut ready);
+        while let Some(p) = self.nodes[n].poll_transmit(self.faces[n]) {
+            if !(self.drop)(self.now, &p) {
+                self.order += 1;
+                self.in_flight
+                    .push((self.now + self.delay, self.order, 1 - n, p));
+            }
+        }
+    }
+
+    /// Runs every event before `end`; calls `observe` after each step.
+    pub fn run_until(&mut self, end: Instant, mut observe: impl FnMut(&TwoNode)) {
+        self.pull(0);
+        self.pull(1);
+        while let Some(t) = self.next_event().filter(|&t| t < end) {
+            self.now = t;
+            // the earliest arrival (FIFO among equal instants), else the node timers
+            let first = (0..self.in_flight.len())
+                .filter(|&i| self.in_flight[i].0 <= t)
+                .min_by_key(|&i| (self.in_flight[i].0, self.in_flight[i].1));
+            if let Some(i) = first {
+                let (_, _, to, p) = self.in_flight.swap_remove(i);
+                self.nodes[to].handle_packet(t, self.faces[to], p);
+            } else {
+                for n in 0..2 {
+                    if self.nodes[n].poll_timeout().is_some_and(|w| w <= t) {
+                        self.nodes[n].on_timeout(t);
+                    }
+                }
+            }
+            self.pull(0);
+            self.pull(1);
+            observe(self);
+        }
+        self.now = end;
+    }
+}
