@@ -16,7 +16,13 @@ use crate::packet::Packet;
 use crate::rng::{RngStream, StreamKind};
 use crate::schemes::RouterModule;
 use crate::time::{Duration, Instant};
+use rustc_hash::FxHashMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::Arc;
+
+/// The most steps one [`TwoNode::run_until`] takes.
+pub const MAX_EVENTS: u64 = 200_000;
 
 /// Decides whether a packet crossing the link at `now` is lost.
 pub type DropFilter = Box<dyn FnMut(Instant, &Packet) -> bool>;
@@ -27,8 +33,10 @@ pub struct TwoNode {
     pub prefix: NameId,
     pub delay: Duration,
     pub now: Instant,
-    /// Packets on the link: (arrival, order, destination node, packet).
-    in_flight: Vec<(Instant, u64, usize, Packet)>,
+    /// Packets on the link by (arrival, order): ties in sending order.
+    arrivals: BinaryHeap<Reverse<(Instant, u64)>>,
+    /// (destination node, packet) by order.
+    in_flight: FxHashMap<u64, (usize, Packet)>,
     order: u64,
     drop: DropFilter,
     faces: [FaceId; 2],
@@ -99,7 +107,8 @@ impl TwoNode {
             prefix,
             delay,
             now: Instant::ZERO,
-            in_flight: Vec::new(),
+            arrivals: BinaryHeap::new(),
+            in_flight: FxHashMap::default(),
             order: 0,
             drop: Box::new(|_, _| false),
             faces,
@@ -119,11 +128,15 @@ impl TwoNode {
     }
 
     fn next_event(&self) -> Option<Instant> {
-        let link = self.in_flight.iter().map(|e| e.0).min();
-        [link, self.nodes[0].poll_timeout(), self.nodes[1].poll_timeout()]
-            .into_iter()
-            .flatten()
-            .min()
+        let link = self.arrivals.peek().map(|Reverse((t, _))| *t);
+        [
+            link,
+            self.nodes[0].poll_timeout(),
+            self.nodes[1].poll_timeout(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Moves what node `n` queued onto the link.
@@ -133,24 +146,32 @@ impl TwoNode {
         while let Some(p) = self.nodes[n].poll_transmit(self.faces[n]) {
             if !(self.drop)(self.now, &p) {
                 self.order += 1;
-                self.in_flight
-                    .push((self.now + self.delay, self.order, 1 - n, p));
+                self.arrivals
+                    .push(Reverse((self.now + self.delay, self.order)));
+                self.in_flight.insert(self.order, (1 - n, p));
             }
         }
     }
 
-    /// Runs every event before `end`; calls `observe` after each step.
+    /// Runs every event before `end`; calls `observe` after each step. Panics after
+    /// [`MAX_EVENTS`] steps: the link has no bandwidth limit, so a runaway window would
+    /// otherwise never end.
     pub fn run_until(&mut self, end: Instant, mut observe: impl FnMut(&TwoNode)) {
         self.pull(0);
         self.pull(1);
+        let mut steps = 0u64;
         while let Some(t) = self.next_event().filter(|&t| t < end) {
+            steps += 1;
+            assert!(
+                steps <= MAX_EVENTS,
+                "harness: over {MAX_EVENTS} events by {t:?}: runaway?"
+            );
             self.now = t;
             // the earliest arrival (FIFO among equal instants), else the node timers
-            let first = (0..self.in_flight.len())
-                .filter(|&i| self.in_flight[i].0 <= t)
-                .min_by_key(|&i| (self.in_flight[i].0, self.in_flight[i].1));
-            if let Some(i) = first {
-                let (_, _, to, p) = self.in_flight.swap_remove(i);
+            if let Some(&Reverse((at, order))) = self.arrivals.peek().filter(|r| r.0 .0 <= t) {
+                debug_assert_eq!(at, t);
+                self.arrivals.pop();
+                let (to, p) = self.in_flight.remove(&order).expect("a packet on the link");
                 self.nodes[to].handle_packet(t, self.faces[to], p);
             } else {
                 for n in 0..2 {
