@@ -14,6 +14,7 @@
 //! [`RouterModule`], dispatched by `match`; `Custom` takes any [`RouterHooks`] implementation,
 //! for experiments and tests.
 
+pub mod icp;
 pub mod mircc;
 pub mod params;
 pub mod registry;

@@ -213,6 +213,7 @@ registry! {
         FixedWindow(FixedWindow),
         SfAimd(sf::SfConsumer),
         Mircc(mircc::MirccConsumer),
+        Icp(super::icp::Icp),
     }
 }
 
