@@ -73,15 +73,31 @@ class _Inline(Executor):
         return f
 
 
-def _watch_parent(ppid: int) -> None:
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # Linux: a killed driver not yet reaped is a zombie
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _watch_driver(pid: int) -> None:
     while True:
         time.sleep(0.5)
-        if os.getppid() != ppid:  # the driver (or the fork server) died: stop, do not linger
+        if not _alive(pid):  # the driver was killed: stop now, do not linger as an orphan
             os._exit(1)
 
 
-def _worker_init() -> None:
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+def _worker_init(driver: int) -> None:
+    # (a pool worker's parent is the fork server, which outlives a killed driver as long as
+    # its workers live: so watch the driver itself)
+    threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
 
 
 class Backend:
@@ -130,7 +146,9 @@ class _Pool(Backend):
         else:
             method = "forkserver" if "forkserver" in methods else "spawn"
         ctx = multiprocessing.get_context(method)
-        return ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_worker_init)
+        return ProcessPoolExecutor(
+            self.jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+        )
 
     def restart(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
@@ -148,8 +166,7 @@ class _Dask(Backend):
             from distributed import Client, LocalCluster
         except ImportError:
             raise BackendError(
-                "--dask needs dask.distributed: pip install 'dask[distributed]' "
-                "(or ndncc[dask])"
+                "--dask needs dask.distributed: pip install 'dask[distributed]' (or ndncc[dask])"
             ) from None
         import logging
 

@@ -92,8 +92,14 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
     apps = list(summary.get("apps") or [])
     for k in APP_SUMS:
         row[k] = sum(_num(a.get(k, 0)) for a in apps) if apps else float("nan")
-    for k in ("interests_sent", "data_received", "nacks_received", "timeouts", "retransmissions",
-              "data_bytes"):
+    for k in (
+        "interests_sent",
+        "data_received",
+        "nacks_received",
+        "timeouts",
+        "retransmissions",
+        "data_bytes",
+    ):
         row[k] = int(row[k]) if row[k] == row[k] else row[k]
     sent = row["interests_sent"]
     row["delivery_ratio"] = row["data_received"] / sent if apps and sent else float("nan")

@@ -284,8 +284,11 @@ class _Reader:
         v = t[key]
         if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 100_000:
             return list(range(first, first + v))
-        ok = isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool)
-                                               for x in v)
+        ok = (
+            isinstance(v, list)
+            and v
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+        )
         if not ok or any(not 0 <= x < 2**63 for x in v):
             self.bad(
                 f"sweep.{key}",
@@ -338,9 +341,7 @@ class _Reader:
                         )
                         continue
                     levels.append((label, self.overrides(ov, f"{where}.{label}")))
-                axes.append(
-                    Axis(name, tuple(lb for lb, _ in levels), tuple(o for _, o in levels))
-                )
+                axes.append(Axis(name, tuple(lb for lb, _ in levels), tuple(o for _, o in levels)))
             else:
                 self.bad(
                     where,
