@@ -442,9 +442,8 @@ class SweepOutcome:
         return [self.records[k] for k in self.keys if self.records[k].get("status") != "ok"]
 
 
-def _seeds_of(points: list[Point], plans, records: dict[str, dict]) -> dict[str, list[int]]:
-    """Every point's seeds: the spec's (or the scenario's own), and for --until-ci the ones
-    an earlier sweep added to the store."""
+def _seeds_of(points: list[Point], plans) -> dict[str, list[int]]:
+    """Every point's seeds: the spec's, or the scenario's own."""
     out = {}
     for p, (_, seed, _) in zip(points, plans, strict=True):
         out[p.id] = list(p.seeds) if p.seeds else [seed]
@@ -502,7 +501,7 @@ def run_sweep(
         planner = Planner(root, spec.figures, expect, spec.source)
         plans = [planner.point_scenario(p) for p in points]
         records = store.records()
-        seeds = _seeds_of(points, plans, records)
+        seeds = _seeds_of(points, plans)
         if targets:
             _check_metric(targets, records)
             for p in points:  # seeds an earlier --until-ci sweep added

@@ -266,7 +266,10 @@ def add_commands(sub) -> None:
         "throughput_mbps=5%%); repeatable",
     )
     s.add_argument(
-        "--max-seeds", type=int, metavar="N", help="--until-ci stops at N seeds a point (50)"
+        "--max-seeds",
+        type=int,
+        metavar="N",
+        help="--until-ci stops at N seeds a point (default: the spec's until_ci.max_seeds, 50)",
     )
     s.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     s.set_defaults(func=cmd_sweep)
