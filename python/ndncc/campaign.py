@@ -111,6 +111,14 @@ def failure_record(t: RunTask, error: BaseException, wall: float, tb: str = "") 
     }
 
 
+def needs_tables(outputs: dict[str, Any]) -> bool:
+    """Whether a run must compute its time series: for Parquet, figures or ndnSIM traces."""
+    traces = ("rate_trace", "drop_trace", "cs_trace", "app_delays_trace")
+    return bool(outputs.get("parquet") or outputs.get("figures")) or any(
+        outputs.get(k) not in (None, False) for k in traces
+    )
+
+
 def execute(task: RunTask) -> dict:
     """The worker's entry point: runs one task into the store and returns its record. A run
     that fails writes failed/<key>.json and returns that record; it does not raise."""
@@ -128,7 +136,7 @@ def execute(task: RunTask) -> dict:
                 f"this worker runs ndncc {v} at commit {c}, the sweep {task.expect[0]} at "
                 f"{task.expect[1]} (install the same ndncc on every worker, or --mix-commits)"
             )
-        result = run_scenario(task.scenario, tables=True)
+        result = run_scenario(task.scenario, tables=needs_tables(task.outputs))
         result.trace_options.update(task.outputs)
         stage = store.stage_dir(task.key)
         result.save(stage)
@@ -671,7 +679,8 @@ def run_jobs_stored(
             assert isinstance(job, Job)
             point = Point(Path(job.scenario), {}, dict(job.overrides), None, None)
             sc, seed, run = planner.point_scenario(point)
-            t = planner.task(point, sc, seed, run, label=job.key, parquet=True)
+            # a job's tables are stored only when it keeps some (the summary always is)
+            t = planner.task(point, sc, seed, run, label=job.key, parquet=bool(job.keep))
             key_of[job.key] = t.key
             tasks.setdefault(t.key, t)
         records = store.records()
