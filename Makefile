@@ -25,7 +25,7 @@ $(STAMP): $(VENV)/bin/maturin $(SOURCES)
 build: $(STAMP)
 
 demo: build
-	$(NDNCC) reproduce sf-clock --quick --out results/sf-clock
+	$(NDNCC) reproduce sf-clock --quick --fresh --out results/sf-clock
 	@echo ""
 	@echo "Demo done: the paper's numbers beside ours in results/sf-clock/report.md"
 	@echo "(comparison.csv and the re-drawn figures are beside it):"

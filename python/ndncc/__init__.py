@@ -23,7 +23,7 @@ try:
 except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+source"
 
-__all__ = ["Result", "Scenario", "ScenarioError", "__version__", "run"]
+__all__ = ["Result", "Scenario", "ScenarioError", "__version__", "load_sweep", "run"]
 
 
 def run(scenario, *, out=None, progress=None, **overrides):
@@ -37,6 +37,15 @@ def run(scenario, *, out=None, progress=None, **overrides):
     from .runner import run as _run
 
     return _run(scenario, out=out, progress=progress, **overrides)
+
+
+def load_sweep(path):
+    """The runs of a sweep's (or a reproduction's) result store as a pandas DataFrame: one row
+    per run with its parameters (a column per grid axis, ``seed``, ``run``), its summary
+    metrics, ``status`` / ``error``, version, commit and wall time. See ``docs/sweeps.md``."""
+    from .store import load_sweep as _load
+
+    return _load(path)
 
 
 def __getattr__(name):

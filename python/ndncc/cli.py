@@ -6,6 +6,8 @@ Exit codes (stable, for scripts):
 * 1 — internal error (a bug in ndncc: please report it with the command line)
 * 2 — usage error (unknown command or flag, bad flag value)
 * 3 — invalid input: a scenario that does not validate, a missing or damaged file
+* 4 — some runs of a sweep or a reproduction failed (the others are saved; run it again to
+  retry them)
 * 130 — interrupted (Ctrl-C)
 """
 
@@ -236,7 +238,18 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import experiments
+    from .backends import BackendError
+    from .campaign import CampaignError
+    from .cli_campaign import EXIT_RUNS_FAILED, _jobs_and_dask, reproduce_all
+    from .store import StoreError
 
+    if args.all:
+        if args.paper is not None:
+            raise InputError(f"give a paper ({args.paper}) or --all, not both")
+        return reproduce_all(args)
+    if args.paper is None:
+        raise InputError(f"name a paper ({', '.join(experiments.PAPERS)}) or give --all")
+    _jobs_and_dask(args)
     if args.paper not in experiments.PAPERS:
         raise InputError(f"unknown paper {args.paper!r}; known: {', '.join(experiments.PAPERS)}")
     if args.jobs is not None and not 1 <= args.jobs <= 1024:
@@ -265,8 +278,20 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
     try:
         rep = experiments.reproduce(
-            args.paper, out, quick=args.quick, n_jobs=args.jobs, on_done=on_done
+            args.paper,
+            out,
+            quick=args.quick,
+            n_jobs=args.jobs,
+            on_done=on_done,
+            dask=args.dask,
+            mix_commits=args.mix_commits,
+            fresh=args.fresh,
         )
+    except (StoreError, BackendError) as e:
+        raise InputError(str(e)) from e
+    except CampaignError as e:
+        _error(f"error: {e}")
+        return EXIT_RUNS_FAILED
     finally:
         if bar is not None:
             bar.stop()
@@ -548,13 +573,13 @@ def cmd_schemes(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from . import __version__, cli_campaign
 
     p = argparse.ArgumentParser(
         prog="ndncc",
         description="A laboratory for congestion control in Named Data Networking.",
         epilog="Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid input, "
-        "130 interrupted.",
+        "4 some runs failed, 130 interrupted.",
     )
     p.add_argument("--version", action="version", version=f"ndncc {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -606,14 +631,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rp.add_argument(
         "paper",
+        nargs="?",
         help="paper id: sf-clock (seed 002), mircc-clock (seed 000), rmc (seed 003), "
         "clock-fixes (seeds 000, 002, 003 together)",
     )
+    rp.add_argument(
+        "--all", action="store_true", help="every paper into OUT/<paper>, one OUT/report.html"
+    )
     rp.add_argument("--quick", action="store_true", help="a reduced grid (under a minute)")
-    rp.add_argument("--out", metavar="DIR", help="output directory (default results/<paper>)")
+    rp.add_argument(
+        "--out", metavar="DIR", help="output directory (default results/<paper>; --all: results)"
+    )
     rp.add_argument("--jobs", type=int, metavar="N", help="parallel runs (default: one per core)")
     rp.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    cli_campaign.add_campaign_flags(rp)
     rp.set_defaults(func=cmd_reproduce)
+    cli_campaign.add_commands(sub)
 
     sl = sub.add_parser(
         "sendloop",

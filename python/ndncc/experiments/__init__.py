@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..sweep import run_jobs
+from ..campaign import run_jobs_stored
 from . import clock_fixes, mircc_clock, rmc, sf_clock
 from .common import Row, markdown_table, write_comparison
 
@@ -40,8 +40,16 @@ def reproduce(
     quick: bool = False,
     n_jobs: int | None = None,
     on_done: Callable[[Any, int, int], Any] | None = None,
+    dask: str | None = None,
+    mix_commits: bool = False,
+    fresh: bool = False,
 ) -> Reproduction:
-    """Runs a paper's experiment set and writes comparison.csv, figures and report.md."""
+    """Runs a paper's experiment set and writes comparison.csv, figures and report.md.
+
+    The simulator runs go through the result store in `out` (``docs/sweeps.md``): a second
+    call runs only what is missing; `dask` sends them to a Dask cluster; `mix_commits` and
+    `fresh` say what to do with runs of another commit. Papers with their own ``run_all``
+    (``rmc``: real-time loops on this machine's clock) keep their own path."""
     if paper not in PAPERS:
         raise KeyError(paper)
     mod = PAPERS[paper]
@@ -51,7 +59,16 @@ def reproduce(
     if hasattr(mod, "run_all"):  # experiments that are not (only) simulator jobs
         outcomes = mod.run_all(out, quick, n_jobs, on_done)
     else:
-        outcomes = run_jobs(mod.jobs(quick), n_jobs=n_jobs, on_done=on_done)
+        outcomes = run_jobs_stored(
+            mod.jobs(quick),
+            out,
+            name=paper,
+            n_jobs=n_jobs,
+            dask=dask,
+            mix_commits=mix_commits,
+            fresh=fresh,
+            on_done=on_done,
+        )
     rows = mod.compare(outcomes, quick)
     comparison = write_comparison(rows, out / "comparison.csv")
     figs = mod.figures(outcomes, out, quick)
