@@ -10,7 +10,7 @@ NDNCC   := $(VENV)/bin/ndncc
 STAMP   := $(VENV)/.ndncc-build
 SOURCES := $(shell find crates python -name '*.rs' -o -name '*.py' -o -name '*.toml' -o -name 'Cargo.toml') Cargo.toml pyproject.toml
 
-.PHONY: demo test build lint fmt bench clean
+.PHONY: demo test build browser lint fmt bench clean
 
 $(VENV)/bin/maturin:
 	python3 -m venv $(VENV)
@@ -31,7 +31,16 @@ demo: build
 	@echo "(comparison.csv and the re-drawn figures are beside it):"
 	@ls results/sf-clock/*.png | sed 's/^/  /'
 
-test: build
+# Headless Chromium (Debian's package) for the HTML report's browser test; best effort: where it
+# cannot be installed the test is skipped with a message.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	    >/dev/null; } || \
+	  echo "note: Chromium is not installed; the HTML report's browser test will be skipped"
+
+test: build browser
 	cargo test --workspace --quiet
 	$(PY) -m pytest -q
 
