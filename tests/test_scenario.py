@@ -175,6 +175,7 @@ def test_resolved_apps(dumbbell):
             "max_transmissions": 2**32 - 1,
             "start_seq": 0,
             "max_seq": None,
+            "chunk_segments": None,
         },
     }
 
@@ -575,6 +576,7 @@ def test_resolve_sf_aimd_consumer_with_tick_smoothing():
             "max_transmissions": 2**32 - 1,
             "start_seq": 0,
             "max_seq": None,
+            "chunk_segments": None,
         },
     }
 
@@ -770,6 +772,7 @@ def test_resolve_mircc_consumers():
         "max_transmissions": 2**32 - 1,
         "start_seq": 0,
         "max_seq": None,
+        "chunk_segments": None,
     }
     assert apps[2] == {
         "name": "c1",
@@ -962,6 +965,7 @@ CONSUMER_DEFAULTS = {
     "max_transmissions": 2**32 - 1,
     "start_seq": 0,
     "max_seq": None,
+    "chunk_segments": None,
 }
 
 PROFILE = {

@@ -84,6 +84,7 @@ impl TwoNode {
             start_seq: 0,
             max_seq: None,
             record_delays: true,
+            chunk_segments: None,
         };
         cfg(&mut ccfg);
         let consumer = Consumer::new(

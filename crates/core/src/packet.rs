@@ -29,6 +29,37 @@ impl NackReason {
 pub struct InterestExt {
     /// Traffic class (MIRCC multipath: 0 primary, 1 secondary).
     pub class: u8,
+    /// A chunk Interest: which segments of the chunk (its sequence number) to send back.
+    pub chunk: Option<ChunkRequest>,
+}
+
+/// The segments a chunk Interest asks for (chunk-switched transfer, seed 001): a chunk of
+/// `segments` Data packets, of which the offsets whose bit is set in `mask`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkRequest {
+    /// N, the segments in a chunk (at most [`ChunkRequest::MAX_SEGMENTS`]).
+    pub segments: u32,
+    /// Bit i set: send segment i.
+    pub mask: u64,
+}
+
+impl ChunkRequest {
+    /// The most segments a chunk may have (one bit each in `mask`).
+    pub const MAX_SEGMENTS: u32 = 64;
+
+    /// Every segment of an N-segment chunk.
+    pub fn all(segments: u32) -> Self {
+        let segments = segments.clamp(1, Self::MAX_SEGMENTS);
+        ChunkRequest {
+            segments,
+            mask: u64::MAX >> (64 - segments),
+        }
+    }
+
+    /// The offsets asked for, in order.
+    pub fn offsets(self) -> impl Iterator<Item = u32> {
+        (0..self.segments).filter(move |&i| self.mask & (1 << i) != 0)
+    }
 }
 
 /// An Interest.
@@ -62,7 +93,8 @@ impl Interest {
     }
 }
 
-/// Segment information for chunk-switched answers (one Interest, N Data).
+/// Segment information for chunk-switched answers (one Interest, N Data): segment `index`
+/// (its offset in the chunk) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SegmentInfo {
     pub index: u32,

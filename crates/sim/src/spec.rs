@@ -10,6 +10,7 @@
 //! Indices (`node`, `link`, `app`) are positions in the corresponding vectors.
 
 use ndncc_core::forwarder::Strategy;
+use ndncc_core::packet::ChunkRequest;
 use ndncc_core::schemes::{ControllerConfig, RouterConfig};
 use serde::{Deserialize, Serialize};
 
@@ -244,6 +245,10 @@ pub struct ConsumerSpec {
     /// Stop after requesting this many distinct sequence numbers; `None` = unbounded.
     #[serde(default)]
     pub max_seq: Option<u64>,
+    /// Chunked fetch: each sequence number is a chunk of this many segments (1–64), asked for
+    /// by one Interest; `None` = one Data per Interest.
+    #[serde(default)]
+    pub chunk_segments: Option<u32>,
 }
 
 fn default_lifetime() -> u64 {
@@ -475,6 +480,11 @@ impl ScenarioSpec {
                     };
                     if bad_clock {
                         return err(format!("app {}: invalid clock", a.name));
+                    }
+                    if c.chunk_segments
+                        .is_some_and(|n| n == 0 || n > ChunkRequest::MAX_SEGMENTS)
+                    {
+                        return err(format!("app {}: chunk_segments must be in 1..=64", a.name));
                     }
                     if c.lifetime_ns == 0 {
                         return err(format!("app {}: lifetime must be positive", a.name));

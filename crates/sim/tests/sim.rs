@@ -57,6 +57,7 @@ fn consumer(name: &str, node: usize, prefix: &str, rate: f64) -> AppSpec {
             max_transmissions: u32::MAX,
             start_seq: 0,
             max_seq: None,
+            chunk_segments: None,
         }),
     }
 }

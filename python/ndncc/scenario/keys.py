@@ -60,7 +60,7 @@ _CONSUMER_KEYS = (
     "clock", "clock_granularity", "clock_wait_mean", "clock_profile", "clock_profile_state",
     "clock_load_window",
     "lifetime", "timeout", "retransmit", "max_transmissions", "start_seq",
-    "max_seq",
+    "max_seq", "chunk_segments",
 )  # fmt: skip
 # Consumer keys that belong to some engines only: key -> the ones it applies to.
 ENGINE_KEYS = {
@@ -81,6 +81,7 @@ _CLOCK_KEYS = {
     "clock_load_window": ("os",),
 }
 MAX_SCENARIO_BYTES = 64 * 2**20  # a scenario file beyond 64 MiB is a wrong path
+MAX_CHUNK_SEGMENTS = 64  # one bit per segment in a chunk Interest's request (ChunkRequest)
 MAX_RATE = 1e9  # packets per second: one per ns, the simulator's time resolution
 # Rows of the time-series tables a scenario may ask for (bins x (apps + faces + nodes)); about
 # 200 bytes each, so some 4 GB: beyond that a longer bin is the fix, not more memory.

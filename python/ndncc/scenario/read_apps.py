@@ -36,6 +36,7 @@ from .keys import (
     DEFAULT_RMC_PERIOD_NS,
     ENGINE_KEYS,
     ENGINES,
+    MAX_CHUNK_SEGMENTS,
     RANDOMIZE,
     RETRANSMIT,
     U32,
@@ -166,6 +167,8 @@ class _AppReader:
             "max_transmissions": t.get("max_transmissions", _integer(1, U32), default=U32),
             "start_seq": t.get("start_seq", _integer(), default=0),
             "max_seq": t.get("max_seq", _integer(1)),
+            # chunked fetch (seed 001): a chunk of N segments per sequence number
+            "chunk_segments": t.get("chunk_segments", _integer(1, MAX_CHUNK_SEGMENTS)),
         }
         if "max_transmissions" in t.data and retransmit == "none":
             self.warn(

@@ -1,6 +1,10 @@
 //! The generic consumer: a *controller* (how much) and a *sending engine* (when).
 //!
-//! It requests sequence numbers in order under its prefix. Rate targets are actuated by the
+//! It requests sequence numbers in order under its prefix — or, with `chunk_segments = N`,
+//! chunks: each sequence number is a chunk of N segments, one Interest asks for the whole chunk,
+//! the producer answers with N Data carrying their offsets, the consumer reassembles, and a
+//! chunk that times out with segments missing is asked again for the missing offsets only; the
+//! controller gets one signal per complete chunk, with its count of marked segments. Rate targets are actuated by the
 //! sending engine; window targets send whenever fewer than W Interests are in flight. Optional
 //! retransmission after a timeout and/or a Nack (retransmissions go before new sequence
 //! numbers). RTT is estimated per RFC 6298 from Interests sent once (Karn).
@@ -9,7 +13,7 @@ use super::controller::{CongestionController, DataSignal, Loss, NackSignal, Targ
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::name::{Name, NameId};
 use crate::pacing::{ClockModel, Engine, SendingEngine};
-use crate::packet::{Data, Interest, Nack, Packet};
+use crate::packet::{ChunkRequest, Data, Interest, Nack, Packet};
 use crate::rng::RngStream;
 use crate::schemes::registry::Controller;
 use crate::time::{Duration, Instant, PacketRate};
@@ -31,8 +35,11 @@ pub struct ConsumerConfig {
     pub start_seq: u64,
     /// Request at most this many distinct sequence numbers.
     pub max_seq: Option<u64>,
-    /// Keep one [`DelayRecord`] per Data received.
+    /// Keep one [`DelayRecord`] per Data received (per chunk in chunked fetch).
     pub record_delays: bool,
+    /// Chunked fetch: each sequence number is a chunk of this many segments (at most
+    /// [`ChunkRequest::MAX_SEGMENTS`]); `None` = one Data per Interest.
+    pub chunk_segments: Option<u32>,
 }
 
 /// Cumulative consumer counters.
@@ -77,6 +84,9 @@ struct Pending {
     last_tx: Instant,
     transmissions: u32,
     deadline: Instant,
+    /// Chunked fetch: the segments received so far (bit i = offset i) and how many were marked.
+    got: u64,
+    marks: u32,
 }
 
 #[derive(Debug)]
@@ -178,10 +188,10 @@ impl Consumer {
         if !self.sending {
             return false;
         }
-        let (seq, first_tx, transmissions) = match self.retx_queue.pop_front() {
+        let (seq, first_tx, transmissions, got, marks) = match self.retx_queue.pop_front() {
             Some((seq, p)) => {
                 self.stats.retransmissions += 1;
-                (seq, p.first_tx, p.transmissions + 1)
+                (seq, p.first_tx, p.transmissions + 1, p.got, p.marks)
             }
             None => {
                 if !self.has_more() {
@@ -190,7 +200,7 @@ impl Consumer {
                 let seq = self.next_seq;
                 self.next_seq += 1;
                 self.stats.requested += 1;
-                (seq, now, 1)
+                (seq, now, 1, 0, 0)
             }
         };
         let timeout = self.controller.rto(&self.rtt).unwrap_or(self.cfg.timeout);
@@ -202,6 +212,8 @@ impl Consumer {
                 last_tx: now,
                 transmissions,
                 deadline,
+                got,
+                marks,
             },
         );
         self.deadlines.push(deadline, seq);
@@ -213,6 +225,14 @@ impl Consumer {
             self.cfg.interest_size,
         );
         interest.ext.class = self.controller.next_class();
+        interest.ext.chunk = self.cfg.chunk_segments.map(|n| {
+            // a new chunk asks for every segment, a re-ask for the missing ones only
+            let all = ChunkRequest::all(n);
+            ChunkRequest {
+                mask: all.mask & !got,
+                ..all
+            }
+        });
         out.push(Packet::Interest(interest));
         true
     }
@@ -259,6 +279,13 @@ impl Consumer {
             self.stats.late_data += 1;
             return;
         };
+        let (segments, marked_segments) = match self.cfg.chunk_segments {
+            Some(n) => match self.add_segment(seq, data, n) {
+                Some(marks) => (n, marks),
+                None => return, // more segments are due (or this one was not)
+            },
+            None => (1, u32::from(data.ext.mark)),
+        };
         let Some(p) = self.pending.remove(&seq) else {
             self.stats.late_data += 1;
             return;
@@ -267,8 +294,9 @@ impl Consumer {
         if p.transmissions == 1 {
             self.rtt.add_sample(rtt);
         }
-        self.stats.data_received += 1;
-        self.stats.data_bytes += data.size as u64;
+        if self.cfg.chunk_segments.is_none() {
+            self.count_data(data);
+        }
         if self.cfg.record_delays {
             self.delays.push(DelayRecord {
                 time: now,
@@ -283,19 +311,60 @@ impl Consumer {
             seq,
             rtt,
             retransmitted: p.transmissions > 1,
-            marked: data.ext.mark,
+            marked: marked_segments > 0,
             rate_stamp: data.ext.rate_stamp.map(PacketRate),
             class: data.ext.class,
+            segments,
+            marked_segments,
         };
         self.controller.on_data(now, &sig);
         if sig.marked {
-            self.stats.marks += 1;
             self.controller.on_mark(now, &sig);
         }
         if let Some(r) = sig.rate_stamp {
             self.controller.on_rate_stamp(now, r, &sig);
         }
         self.after_signal(now, out);
+    }
+
+    fn count_data(&mut self, data: &Data) {
+        self.stats.data_received += 1;
+        self.stats.data_bytes += data.size as u64;
+        self.stats.marks += u64::from(data.ext.mark);
+    }
+
+    /// Chunked fetch: files segment `data` of chunk `seq` (also when the chunk waits for its
+    /// re-ask); `Some(marked segments)` when it completed the chunk, else `None`.
+    fn add_segment(&mut self, seq: u64, data: &Data, n: u32) -> Option<u32> {
+        let bit = data
+            .ext
+            .segment
+            .filter(|s| s.index < n)
+            .map_or(0, |s| 1u64 << s.index);
+        let p = match self.pending.get_mut(&seq) {
+            Some(p) => p,
+            None => match self.retx_queue.iter_mut().find(|(s, _)| *s == seq) {
+                Some((_, p)) => p,
+                None => {
+                    self.stats.late_data += 1;
+                    return None;
+                }
+            },
+        };
+        if bit == 0 || p.got & bit != 0 {
+            self.stats.late_data += 1;
+            return None;
+        }
+        p.got |= bit;
+        p.marks += u32::from(data.ext.mark);
+        let (complete, marks) = (p.got == ChunkRequest::all(n).mask, p.marks);
+        self.count_data(data);
+        if complete && !self.pending.contains_key(&seq) {
+            // completed while waiting for its re-ask: done, nothing to ask again
+            self.retx_queue.retain(|(s, _)| *s != seq);
+            return None;
+        }
+        complete.then_some(marks)
     }
 
     pub fn handle_nack(&mut self, now: Instant, nack: &Nack, out: &mut Vec<Packet>) {
@@ -406,5 +475,107 @@ impl Consumer {
             Target::Window(w) => Some(w),
             Target::Rate(_) => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::controller::FixedWindow;
+    use crate::harness::TwoNode;
+    use std::cell::RefCell;
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::rc::Rc;
+
+    const N: u32 = 32;
+    const CHUNKS: u64 = 20;
+
+    /// Segment `i` of chunk `c` is lost the first time it crosses the link when this holds
+    /// (about one in seven, up to five per chunk).
+    fn lossy(c: u64, i: u32) -> bool {
+        (c * u64::from(N) + u64::from(i)) % 7 == 3
+    }
+
+    /// 32-segment chunks over a lossy link: every chunk completes; a chunk's second Interest asks
+    /// for exactly the segments that were lost; the consumer node's PIT entry of a chunk lives
+    /// exactly as long as the chunk has segments missing.
+    #[test]
+    fn chunked_fetch_reasks_only_missing_offsets() {
+        let mut h = TwoNode::new(
+            Controller::FixedWindow(FixedWindow { window: 4 }),
+            Duration::from_millis(10),
+            1000,
+            |cfg| {
+                cfg.chunk_segments = Some(N);
+                cfg.max_seq = Some(CHUNKS);
+                cfg.retx_on_timeout = true;
+                cfg.timeout = Duration::from_millis(100);
+            },
+        );
+        // chunk -> masks of the Interests that asked for it, in order
+        let asks: Rc<RefCell<BTreeMap<u64, Vec<u64>>>> = Rc::default();
+        let lost: Rc<RefCell<BTreeSet<(u64, u32)>>> = Rc::default();
+        let (a, l) = (asks.clone(), lost.clone());
+        h.drop_when(move |_, p| match p {
+            Packet::Interest(i) => {
+                let c = i.ext.chunk.expect("a chunk Interest");
+                a.borrow_mut()
+                    .entry(i.name.seq.unwrap())
+                    .or_default()
+                    .push(c.mask);
+                false
+            }
+            Packet::Data(d) => {
+                let (c, i) = (d.name.seq.unwrap(), d.ext.segment.unwrap().index);
+                lossy(c, i) && l.borrow_mut().insert((c, i))
+            }
+            Packet::Nack(_) => false,
+        });
+        let prefix = h.prefix;
+        h.run_until(Instant(Duration::from_secs(5).0), |h| {
+            let c = h.consumer();
+            for seq in 0..c.next_seq {
+                let incomplete =
+                    c.pending.contains_key(&seq) || c.retx_queue.iter().any(|(s, _)| *s == seq);
+                let entry = h.nodes[0].fwd.core.pit.get(&Name::new(prefix, seq));
+                assert_eq!(entry.is_some(), incomplete, "chunk {seq} at {:?}", h.now);
+            }
+        });
+        let c = h.consumer();
+        assert_eq!(c.stats.requested, CHUNKS);
+        assert_eq!(
+            c.stats.data_received,
+            CHUNKS * u64::from(N),
+            "every segment, once"
+        );
+        assert_eq!(
+            (c.in_flight(), c.retx_queue.len(), c.stats.given_up),
+            (0, 0, 0)
+        );
+        assert_eq!(c.delays.len() as u64, CHUNKS, "one completion per chunk");
+        let all = ChunkRequest::all(N).mask;
+        for (chunk, masks) in asks.borrow().iter() {
+            assert_eq!(
+                masks[0], all,
+                "chunk {chunk}: the first Interest asks for all"
+            );
+            let missing = (0..N)
+                .filter(|&i| lossy(*chunk, i))
+                .fold(0u64, |m, i| m | 1 << i);
+            if missing == 0 {
+                assert_eq!(
+                    masks.len(),
+                    1,
+                    "chunk {chunk}: nothing lost, nothing re-asked"
+                );
+            } else {
+                assert_eq!(
+                    masks[1..],
+                    [missing],
+                    "chunk {chunk}: re-asks the lost offsets only"
+                );
+            }
+        }
+        assert!(lost.borrow().len() > 50, "the link did lose segments");
     }
 }

@@ -33,6 +33,11 @@ pub struct DataSignal {
     pub rate_stamp: Option<PacketRate>,
     /// Traffic class of the Interest this Data answers.
     pub class: u8,
+    /// Data packets this signal stands for: 1, or the segments of a whole chunk (chunked fetch:
+    /// one signal per complete chunk).
+    pub segments: u32,
+    /// How many of them carried a congestion mark (`marked` = at least one).
+    pub marked_segments: u32,
 }
 
 /// What a Nack tells the controller.

@@ -1,7 +1,8 @@
-//! Producer: answers Interests under its prefix with Data of a configured size.
+//! Producer: answers Interests under its prefix with Data of a configured size — a chunk
+//! Interest with one Data per segment it asks for, each carrying its offset.
 
 use crate::name::{NameId, NameTable};
-use crate::packet::{Data, DataExt, Interest, Packet};
+use crate::packet::{Data, DataExt, Interest, Packet, SegmentInfo};
 use crate::time::{Duration, Instant};
 use std::collections::VecDeque;
 
@@ -85,6 +86,23 @@ impl Producer {
                 ..DataExt::default()
             },
         };
+        match interest.ext.chunk {
+            // a chunk Interest: one Data per segment asked for, each carrying its offset
+            Some(chunk) => {
+                for index in chunk.offsets() {
+                    let mut segment = data;
+                    segment.ext.segment = Some(SegmentInfo {
+                        index,
+                        count: chunk.segments,
+                    });
+                    self.answer(now, segment, out);
+                }
+            }
+            None => self.answer(now, data, out),
+        }
+    }
+
+    fn answer(&mut self, now: Instant, data: Data, out: &mut Vec<Packet>) {
         if self.cfg.processing_delay == Duration::ZERO {
             self.stats.data_sent += 1;
             out.push(Packet::Data(data));

@@ -318,6 +318,7 @@ impl Forwarder {
                 let retransmission = entry.in_record(in_face).is_some();
                 let pending = entry.out_records.iter().any(|r| !r.nacked);
                 entry.upsert_in_record(in_face, interest.nonce, now, expiry);
+                entry.ask_segments(interest.ext.chunk);
                 entry.interest = interest;
                 if !retransmission && pending {
                     core.counters.aggregated += 1;
@@ -325,12 +326,9 @@ impl Forwarder {
                 retransmission || !pending
             }
             None => {
-                core.pit.insert(interest, expiry).upsert_in_record(
-                    in_face,
-                    interest.nonce,
-                    now,
-                    expiry,
-                );
+                let entry = core.pit.insert(interest, expiry);
+                entry.upsert_in_record(in_face, interest.nonce, now, expiry);
+                entry.ask_segments(interest.ext.chunk);
                 true
             }
         };

@@ -134,6 +134,8 @@ mod tests {
             marked: false,
             rate_stamp: None,
             class: 0,
+            segments: 1,
+            marked_segments: 0,
         }
     }
 

@@ -552,6 +552,8 @@ mod tests {
             marked: false,
             rate_stamp: None,
             class,
+            segments: 1,
+            marked_segments: 0,
         }
     }
 

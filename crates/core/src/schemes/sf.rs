@@ -444,6 +444,8 @@ mod tests {
             marked: false,
             rate_stamp: None,
             class: 0,
+            segments: 1,
+            marked_segments: 0,
         };
         c.on_data(Instant(0), &sig);
         assert_eq!(c.target(), Target::Rate(PacketRate(201.0)));

@@ -7,7 +7,7 @@
 
 use crate::face::FaceId;
 use crate::name::Name;
-use crate::packet::{Interest, SegmentInfo};
+use crate::packet::{ChunkRequest, Interest, SegmentInfo};
 use crate::time::Instant;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -41,6 +41,9 @@ pub struct PitEntry {
     segments: Option<(u32, u32)>,
     /// Which segment indices have passed (a bit each; empty until the first segment).
     segments_seen: Vec<u64>,
+    /// The offsets the chunk Interests of this entry asked for (their masks' union); 0 when
+    /// none was a chunk Interest (then the first segment's count says how many to expect).
+    chunk_asked: u64,
 }
 
 impl PitEntry {
@@ -49,6 +52,20 @@ impl PitEntry {
     /// the same segment from a second upstream) or lies outside the count the first segment
     /// gave — neither may end the entry early.
     pub fn mark_segment(&mut self, seg: SegmentInfo) -> Option<bool> {
+        if self.chunk_asked != 0 {
+            // a chunk Interest: the entry lives until every offset it asked for has passed
+            let bit = 1u64.checked_shl(seg.index).unwrap_or(0);
+            let seen = self.segments_seen.first().copied().unwrap_or(0);
+            if self.chunk_asked & bit == 0 || seen & bit != 0 {
+                return None;
+            }
+            let seen = seen | bit;
+            match self.segments_seen.first_mut() {
+                Some(w) => *w = seen,
+                None => self.segments_seen.push(seen),
+            }
+            return Some(seen & self.chunk_asked == self.chunk_asked);
+        }
         // the count is the first segment's; the bitmap grows with the indices that arrive
         let (count, left) = self.segments.get_or_insert((seg.count, seg.count));
         if seg.index >= *count {
@@ -64,6 +81,12 @@ impl PitEntry {
         self.segments_seen[word] |= 1 << bit;
         *left -= 1; // an index below the count, seen for the first time: at most `count` times
         Some(*left == 0)
+    }
+    /// Records the segments a chunk Interest aggregated into this entry asks for.
+    pub fn ask_segments(&mut self, chunk: Option<ChunkRequest>) {
+        if let Some(c) = chunk {
+            self.chunk_asked |= c.mask;
+        }
     }
     pub fn in_record(&self, face: FaceId) -> Option<&InRecord> {
         self.in_records.iter().find(|r| r.face == face)
@@ -141,6 +164,7 @@ impl Pit {
             expiry,
             segments: None,
             segments_seen: Vec::new(),
+            chunk_asked: 0,
         })
     }
     pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {

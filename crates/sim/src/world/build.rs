@@ -132,6 +132,7 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
                 start_seq: c.start_seq,
                 max_seq: c.max_seq,
                 record_delays: spec.trace.delays,
+                chunk_segments: c.chunk_segments,
             };
             let key = name_key(&[&a.name]);
             let rng = RngStream::new(spec.seed, spec.run, StreamKind::App, key);
