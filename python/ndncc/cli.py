@@ -271,13 +271,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.stop()
     if not args.quiet:
-        ok = sum(r.within for r in rep.rows)
-        console.print(
-            f"{rep.runs} runs in {rep.wall_s:.1f} s; {ok} of {len(rep.rows)} comparisons "
-            f"within tolerance"
-        )
+        from .experiments.common import tally_text
+
+        console.print(f"{rep.runs} runs in {rep.wall_s:.1f} s; {tally_text(rep.rows)}")
         for r in rep.rows:
-            if not r.within:
+            if r.within is False:
                 console.print(
                     f"  outside: {r.experiment} / {r.metric} / {r.condition}: paper "
                     f"{r.paper}, ours {r.ours} ({r.tolerance})",
