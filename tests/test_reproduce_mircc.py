@@ -2,13 +2,51 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from ndncc import experiments
+from ndncc.experiments import common
 
 
 @pytest.fixture(scope="module")
-def rep(tmp_path_factory):
-    return experiments.reproduce("mircc-clock", tmp_path_factory.mktemp("mircc"), n_jobs=2)
+def drawn():
+    """The figures the reproduction draws, by file name (recorded as they are saved)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def rep(tmp_path_factory, drawn):
+    save = common.save_figure
+
+    def record(fig, path):
+        drawn[path.name] = fig
+        return save(fig, path)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(common, "save_figure", record)
+        return experiments.reproduce("mircc-clock", tmp_path_factory.mktemp("mircc"), n_jobs=2)
+
+
+def has_data(ax) -> bool:
+    return any(np.isfinite(np.asarray(line.get_ydata(), dtype=float)).any() for line in ax.lines)
+
+
+def test_every_panel_of_the_loss_figures_has_data(rep, drawn):
+    for name in (
+        "fig5_rate.png",
+        "fig6_loss.png",
+        "fig7_rate_smoothing.png",
+        "fig8_loss_smoothing.png",
+    ):
+        axes = drawn[name].axes
+        assert len(axes) == 4
+        for ax in axes:
+            assert has_data(ax), (name, ax.get_title())
+            # and it is visible: a marker or a line segment between two finite points
+            for line in ax.lines:
+                y = np.asarray(line.get_ydata(), dtype=float)
+                if np.isfinite(y).sum() == 1 or np.isfinite(y[:-1] + y[1:]).sum() == 0:
+                    assert line.get_marker() not in ("None", None, "", " "), (name, ax.get_title())
 
 
 # Required rows that do not hold, each explained in docs/schemes/mircc.md ("Where we differ"):

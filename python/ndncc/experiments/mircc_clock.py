@@ -353,9 +353,11 @@ def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
                     )
                     ax.set(ylabel="Interest sending rate (Interests/s)", ylim=(0, 1300))
                 else:
+                    # a bin without sends has no loss rate (NaN, a gap); with a coarse tick most
+                    # bins are such gaps, so every bin with sends gets a marker
                     x, y = loss_per_bin(o, app)
-                    ax.plot(x, y * 100, color=color, label=app.upper(), lw=0.9)
-                    ax.set(ylabel="Loss rate (%)", ylim=(-2, 102))
+                    ax.plot(x, y * 100, color=color, label=app.upper(), lw=0.9, marker="o", ms=3)
+                    ax.set(ylabel="Loss rate of the Interests sent (%)", ylim=(-2, 102))
             ax.set(xlabel="Time (s)", title=f"({'abcd'[i]}) time interval = {t} ms", xlim=(0, 11))
             ax.grid(alpha=0.3)
             ax.legend(fontsize=8)
