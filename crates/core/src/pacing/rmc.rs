@@ -188,7 +188,11 @@ mod tests {
             );
             assert_eq!(overshoot, kr > 1.0, "kr={kr}: oscillates iff kr > 1");
         }
-        assert_eq!(settling(1.0), (0, false), "kr = 1 sends the new rate at once");
+        assert_eq!(
+            settling(1.0),
+            (0, false),
+            "kr = 1 sends the new rate at once"
+        );
     }
 
     #[test]
