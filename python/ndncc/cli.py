@@ -40,6 +40,12 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, width=width)
 
 
+def _say(console, text: str) -> None:
+    """A line of plain text: wrapped at word boundaries on a terminal, never off one (a pipe or
+    a log keeps each message on one line, for grep)."""
+    console.print(text, markup=False, soft_wrap=not console.is_terminal)
+
+
 # ---------------------------------------------------------------------------------------------
 # progress
 
@@ -107,50 +113,82 @@ def _parse_set(items: list[str] | None) -> dict[str, Any]:
 
 
 def _print_consumers(console, result) -> None:
-    from rich.table import Table
-
     apps = result.summary.get("apps", [])
     if not apps:
         console.print("no consumers in this scenario")
         return
-    t = Table(title=f"{result.summary['scenario']} — consumers", title_justify="left")
-    for col in (
-        "app",
-        "node",
-        "Interests",
-        "Data",
-        "Nacks",
-        "timeouts",
-        "throughput (Mbit/s)",
-        "delivery",
-        "delay mean (ms)",
-        "delay p99 (ms)",
-    ):
-        t.add_column(col, justify="left" if col in ("app", "node") else "right")
 
     def num(x, fmt):
         return "—" if x is None else format(x, fmt)
 
+    cells = []
     for a in apps:
         d = a.get("delay_ms", {})
-        t.add_row(
-            a["name"],
-            a["node"],
-            str(a["interests_sent"]),
-            str(a["data_received"]),
-            str(a["nacks_received"]),
-            str(a["timeouts"]),
-            num(a["throughput_mbps"], ".3f"),
-            num(a["delivery_ratio"], ".4f"),
-            num(d.get("mean"), ".2f"),
-            num(d.get("p99"), ".2f"),
+        cells.append(
+            [
+                a["name"],
+                a["node"],
+                str(a["interests_sent"]),
+                str(a["data_received"]),
+                str(a["nacks_received"]),
+                str(a["timeouts"]),
+                num(a["throughput_mbps"], ".3f"),
+                num(a["delivery_ratio"], ".4f"),
+                num(d.get("mean"), ".2f"),
+                num(d.get("p99"), ".2f"),
+            ]
         )
-    console.print(t)
+    for t in _consumer_tables(console, f"{result.summary['scenario']} — consumers", cells):
+        console.print(t)
     jain = result.summary.get("fairness_jain")
-    console.print(
-        f"Jain fairness index: {num(jain, '.4f')}   events: {result.summary['events']:,}   "
-        f"wall: {result.summary['wall_time_s']:.3f} s"
+    ran = result.summary.get("fairness_consumers")
+    over = f" (over the {ran} consumers that sent)" if ran is not None and ran < len(apps) else ""
+    _say(
+        console,
+        f"Jain fairness index: {num(jain, '.4f')}{over}   events: {result.summary['events']:,}   "
+        f"wall: {result.summary['wall_time_s']:.3f} s",
     )
+
+
+_CONSUMER_COLUMNS = [
+    "app",
+    "node",
+    "Interests",
+    "Data",
+    "Nacks",
+    "timeouts",
+    "throughput\n(Mbit/s)",
+    "delivery",
+    "delay mean\n(ms)",
+    "delay p99\n(ms)",
+]
+
+
+def _consumer_tables(console, title: str, cells: list[list[str]]) -> list:
+    """The consumers table, or — when it does not fit the console's width whole — two tables
+    (counts, then rates and delays). Numbers are never cut or folded: their columns keep the
+    width of their longest cell; only names fold."""
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    def table(cols: list[int], title: str | None):
+        t = Table(title=title, title_justify="left")
+        for i in cols:
+            head = _CONSUMER_COLUMNS[i]
+            if i < 2:
+                t.add_column(head, overflow="fold")
+                continue
+            longest = max([len(row[i]) for row in cells] + [len(w) for w in head.split()])
+            t.add_column(head, justify="right", no_wrap=True, min_width=longest)
+        for row in cells:
+            t.add_row(*(row[i] for i in cols))
+        return t
+
+    whole = table(list(range(len(_CONSUMER_COLUMNS))), title)
+    unbounded = console.options.update_width(10_000)
+    if Measurement.get(console, unbounded, whole).maximum <= console.width:
+        return [whole]
+    return [table([0, 1, 2, 3, 4, 5], title), table([0, 6, 7, 8, 9], None)]
 
 
 def _output_dir(path: Path, flag: str = "--out") -> Path:
@@ -178,17 +216,34 @@ def cmd_run(args: argparse.Namespace) -> int:
     sc = runner.load_scenario(
         args.scenario, seed=args.seed, run=args.run, duration=args.duration, **overrides
     )
-    spec_name = sc.resolve()["name"]
+    spec, _, warnings = sc.resolved()
+    spec_name = spec["name"]
+    if not args.quiet:  # what `validate` says, before the run
+        err = _console(stderr=True)
+        for w in warnings:
+            _say(err, f"warning: {w}")
     out = _output_dir(Path(args.out) if args.out else Path("results") / spec_name)
     progress = _LazyProgress(f"running {spec_name}", enabled=not args.quiet)
     try:
-        result = runner.run(sc, out=out, progress=progress)
+        result = runner.run(sc, progress=progress)
     finally:
         progress.close()
+    _save_with_status(result, out, quiet=args.quiet)
     if not args.quiet:
         _print_consumers(console, result)
         console.print(f"results written to [bold]{out}/[/bold]")
     return EXIT_OK
+
+
+def _save_with_status(result, out: Path, quiet: bool) -> None:
+    """Writes the run's files and figures, with a spinner on stderr meanwhile (Parquet tables
+    and figures of a long run take a while)."""
+    if quiet:
+        result.save(out)
+        return
+    what = "tables and figures" if result.trace_options.get("figures", True) else "tables"
+    with _console(stderr=True).status(f"writing {what} into {out}/ …"):
+        result.save(out)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -205,11 +260,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
             _error(str(e))
             continue
         for w in warnings:
-            console.print(f"warning: {w}", markup=False)
-        console.print(
+            _say(console, f"warning: {w}")
+        _say(
+            console,
             f"{path}: OK — {len(spec['nodes'])} nodes, {len(spec['links'])} links, "
             f"{len(spec['routes'])} routes, {len(spec['apps'])} apps",
-            markup=False,
         )
     return status
 
