@@ -31,8 +31,12 @@ demo: build
 	@echo "(comparison.csv and the re-drawn figures are beside it):"
 	@ls results/sf-clock/*.png | sed 's/^/  /'
 
+# The Rust tests build with the release profile, so they reuse the dependencies the release build
+# of the native module just compiled (a debug profile would compile the whole workspace a second
+# time); cargo's "Compiling …" lines are the progress of that build, then the tests run quietly.
 test: build
-	cargo test --workspace --quiet
+	cargo test --workspace --release --no-run
+	cargo test --workspace --release --quiet
 	$(PY) -m pytest -q
 
 lint: build

@@ -32,7 +32,12 @@ def test_blocks_are_replaced_from_the_csv_and_stay_stable(tmp_path):
     first = text.split("middle")[0]
     assert "| throughput | ideal | 8.75 | — | 8.759 |" in first
     assert "| rate | x | — | 600 (theory: C/n) | 590 |" in first and "goodput" not in first
-    assert "| goodput | y | — | — | 1 | Mbps | reported | — |" in text.split("middle")[1]
+    everything = text.split("middle")[1]  # two experiments: a column names each row's
+    assert (
+        "| experiment | metric |" in everything
+        and "|---|---|---|---|---|---|---|---|---|\n" in everything
+    )
+    assert "| other | goodput | y | — | — | 1 | Mbps | reported | — |" in everything
     assert "_`ndncc reproduce sf-clock` — 3 runs_" in text
     assert not docgen.update(doc, res)  # idempotent
 

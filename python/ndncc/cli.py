@@ -326,15 +326,20 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.stop()
     if not args.quiet:
-        from .experiments.common import tally_text
+        from .experiments.common import fmt, tally_text
 
         console.print(f"{rep.runs} runs in {rep.wall_s:.1f} s; {tally_text(rep.rows)}")
         for r in rep.rows:
             if r.within is False:
-                console.print(
-                    f"  outside: {r.experiment} / {r.metric} / {r.condition}: paper "
-                    f"{r.paper}, ours {r.ours} ({r.tolerance})",
-                    markup=False,
+                ref = (
+                    f"paper {fmt(r.paper)}"
+                    if r.paper is not None
+                    else f"expected {fmt(r.expected)}"
+                )
+                _say(
+                    console,
+                    f"  outside: {r.experiment} / {r.metric} / {r.condition}: {ref}, "
+                    f"ours {fmt(r.ours)} ({r.tolerance})",
                 )
         console.print(f"report: [bold]{rep.report}[/bold]  (comparison.csv and figures beside it)")
     return EXIT_OK

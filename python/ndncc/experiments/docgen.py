@@ -42,15 +42,18 @@ def provenance(report: Path) -> str:
 
 
 def table(rows: list[dict[str, str]]) -> str:
+    """The rows as Markdown; with an `experiment` column when they come from several."""
     mark = {"true": "✅", "false": "❌", "n/a": "—"}
-    lines = [
-        "| metric | condition | paper | expected (source) | ours | unit | tolerance | within |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+    several = len({r["experiment"] for r in rows}) > 1
+    head = "| metric | condition | paper | expected (source) | ours | unit | tolerance | within |"
+    if several:
+        head = "| experiment " + head
+    lines = [head, "|---" * head.count(" | ") + "|---|"]
     for r in rows:
         expected = f"{r['expected']} ({r['expected_source']})" if r["expected"] else "—"
         lines.append(
-            f"| {r['metric']} | {r['condition']} | {r['paper'] or '—'} | {expected} | "
+            ("| " + r["experiment"] + " " if several else "")
+            + f"| {r['metric']} | {r['condition']} | {r['paper'] or '—'} | {expected} | "
             f"{r['ours']} | {r['unit']} | {r['tolerance']} | {mark.get(r['within'], '?')} |"
         )
     return "\n".join(lines)
