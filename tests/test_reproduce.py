@@ -89,6 +89,7 @@ def test_quick_reproduction_writes_csv_report_and_figures(quick):
     assert len(rows) - 1 == len(rep.rows) > 30
     text = (out / "report.md").read_text()
     assert "Table" in text and "fig5_bucket.png" in text
+    assert "ours, Data received by 10 s" in text  # both throughput readings
     for fig in rep.figures:
         assert fig.is_file() and fig.stat().st_size > 10_000
 
