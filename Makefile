@@ -40,8 +40,12 @@ browser:
 	    >/dev/null; } || \
 	  echo "note: Chromium is not installed; the HTML report's browser test will be skipped"
 
+# The Rust tests build with the release profile, so they reuse the dependencies the release build
+# of the native module just compiled (a debug profile would compile the whole workspace a second
+# time); cargo's "Compiling …" lines are the progress of that build, then the tests run quietly.
 test: build browser
-	cargo test --workspace --quiet
+	cargo test --workspace --release --no-run
+	cargo test --workspace --release --quiet
 	$(PY) -m pytest -q
 
 lint: build

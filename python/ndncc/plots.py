@@ -5,11 +5,16 @@ so nothing here touches pyplot's global state or needs a display. Each figure ha
 axis labels with units, a grid, and a legend when it has several lines; a figure whose data
 is empty is skipped.
 
-* ``throughput.png``     Data throughput per consumer (Mbit/s) vs time (s)
+* ``throughput.png``     Data throughput per consumer (Mbit/s) vs time (s), their total when
+                         there are several, and the slowest link's capacity dotted
 * ``interest_rate.png``  Interests sent per consumer (Interests/s) vs time (s), with the
-                         controller's target rate dashed where defined
-* ``queues.png``         queue length (packets) of the busiest net faces vs time (s)
+                         controller's target rate dashed while the consumer sends
+* ``queues.png``         queue length (packets) of the busiest net faces vs time (s); faces
+                         whose queue stayed empty are left out
 * ``delay_cdf.png``      CDF of the full delay (ms) per consumer
+
+With many flows every line keeps a colour of its own (tab10, tab20, then a continuous map) and
+the legend moves beside the axes instead of over the data.
 """
 
 from __future__ import annotations
@@ -43,14 +48,38 @@ def _new_figure() -> Figure:
     return fig
 
 
+#: Up to this many labelled lines the legend sits inside the axes; beyond, beside them.
+LEGEND_INSIDE = 6
+
+
+def _colors(n: int) -> list:
+    """`n` distinct colours: tab10, tab20, then evenly spaced on a continuous map."""
+    from matplotlib import colormaps
+
+    if n <= 10:
+        return [colormaps["tab10"](i) for i in range(n)]
+    if n <= 20:
+        return [colormaps["tab20"](i) for i in range(n)]
+    return [colormaps["turbo"](i / (n - 1)) for i in range(n)]
+
+
 def _finish(ax: Axes, title: str, xlabel: str, ylabel: str) -> None:
-    """Title, unit-bearing axis labels, grid, and a legend if there are several lines."""
+    """Title, unit-bearing axis labels, grid, and a legend if there are several lines: inside
+    the axes for a few, beside them (in columns of 20) for more."""
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.4)
     labelled = [h for h in ax.get_lines() if not h.get_label().startswith("_")]
-    if len(labelled) > 1:
+    if len(labelled) > LEGEND_INSIDE:
+        ax.legend(
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            fontsize="x-small",
+            ncol=(len(labelled) + 19) // 20,
+            borderaxespad=0.0,
+        )
+    elif len(labelled) > 1:
         ax.legend(loc="best", fontsize="small")
 
 
@@ -67,8 +96,16 @@ def _throughput(result: Result, fig: Figure) -> bool:
     if not len(result.series):
         return False
     ax = fig.add_subplot()
-    for name, rows in _per_app(result.series):
-        ax.plot(rows["time_s"], rows["throughput_mbps"], label=name)
+    apps = _per_app(result.series)
+    for (name, rows), color in zip(apps, _colors(len(apps)), strict=True):
+        ax.plot(rows["time_s"], rows["throughput_mbps"], label=name, color=color)
+    if len(apps) > 1:
+        total = result.series.groupby("time_s", sort=True)["throughput_mbps"].sum()
+        ax.plot(total.index, total.to_numpy(), color="black", lw=1.2, label="total")
+    capacity = result.summary.get("capacity_mbps")
+    if capacity:
+        where = result.summary.get("capacity_link") or "slowest link"
+        ax.axhline(capacity, color="black", ls=":", lw=1.2, label=f"capacity, {where}")
     _finish(
         ax,
         f"{_scenario(result)}: Data throughput per consumer",
@@ -83,9 +120,11 @@ def _interest_rate(result: Result, fig: Figure) -> bool:
     if not len(result.series):
         return False
     ax = fig.add_subplot()
-    for name, rows in _per_app(result.series):
-        (line,) = ax.plot(rows["time_s"], rows["interest_rate"], label=f"{name} sent")
-        target = rows[rows["rate"].notna()]
+    apps = _per_app(result.series)
+    for (name, rows), color in zip(apps, _colors(len(apps)), strict=True):
+        (line,) = ax.plot(rows["time_s"], rows["interest_rate"], label=f"{name} sent", color=color)
+        target = _while_sending(rows)
+        target = target[target["rate"].notna()]
         if len(target):
             ax.plot(
                 target["time_s"],
@@ -103,13 +142,25 @@ def _interest_rate(result: Result, fig: Figure) -> bool:
     return True
 
 
+def _while_sending(rows: pd.DataFrame) -> pd.DataFrame:
+    """The bins from the first in which a consumer sent to the last: its active time (a
+    controller has a target rate before the consumer starts and after it stops)."""
+    sent = rows["interests"].to_numpy() > 0
+    if not sent.any():
+        return rows.iloc[0:0]
+    first, last = sent.argmax(), len(sent) - 1 - sent[::-1].argmax()
+    return rows.iloc[first : last + 1]
+
+
 def _busiest_net_faces(face_series: pd.DataFrame, count: int) -> list[tuple[str, pd.DataFrame]]:
     """The ``count`` net faces with the largest maximum queue (packets), as
-    ("node→peer" label, rows sorted by time), ties broken by (node, face)."""
+    ("node→peer" label, rows sorted by time), ties broken by (node, face); faces whose queue
+    stayed empty are left out."""
     net = face_series[face_series["kind"] == "net"]
     if not len(net):
         return []
     peak = net.groupby(["node", "face"], sort=True)["queue_max_pkts"].max()
+    peak = peak[peak > 0]
     top = peak.sort_values(ascending=False, kind="stable").index[:count]
     chosen = []
     for node, face in top:
@@ -129,8 +180,8 @@ def _queues(result: Result, fig: Figure) -> bool:
     if not faces:
         return False
     ax = fig.add_subplot()
-    for label, rows in faces:
-        ax.plot(rows["time_s"], rows["queue_pkts"], label=label)
+    for (label, rows), color in zip(faces, _colors(len(faces)), strict=True):
+        ax.plot(rows["time_s"], rows["queue_pkts"], label=label, color=color)
     _finish(
         ax,
         f"{_scenario(result)}: queue length of the busiest faces",
@@ -146,10 +197,11 @@ def _delay_cdf(result: Result, fig: Figure) -> bool:
     if not len(delays):
         return False
     ax = fig.add_subplot()
-    for _, rows in delays.groupby("app", sort=True):
+    groups = list(delays.groupby("app", sort=True))
+    for (_, rows), color in zip(groups, _colors(len(groups)), strict=True):
         ms = np.sort(rows["full_delay_s"].to_numpy(dtype=np.float64)) * 1e3
         frac = np.arange(1, len(ms) + 1) / len(ms)
-        ax.step(ms, frac, where="post", label=str(rows["app_name"].iloc[0]))
+        ax.step(ms, frac, where="post", label=str(rows["app_name"].iloc[0]), color=color)
     ax.set_ylim(0.0, 1.02)
     _finish(
         ax,

@@ -164,6 +164,38 @@ def _flatten(record: Mapping[str, Any]) -> dict[str, Any]:
     return flat
 
 
+def _jain(xs: Sequence[float]) -> float | None:
+    """Jain's fairness index (Σx)² / (n·Σx²); None for no values or all zeros."""
+    s, s2 = sum(xs), sum(x * x for x in xs)
+    return s * s / (len(xs) * s2) if xs and s2 else None
+
+
+def _python_fields(summary: dict[str, Any]) -> None:
+    """The summary fields Python computes over the Rust ones (docs/internals.md):
+
+    * per consumer ``in_flight_at_end``: Interests whose outcome the run did not see (sent,
+      neither answered, Nacked nor timed out by the end) = sent − Data − Nacks − timeouts;
+    * per consumer ``loss_rate``: over the sequence numbers whose outcome is known — those
+      still in flight at the end are neither delivered nor lost:
+      (Nacks + timeouts − retransmissions) / (Data + Nacks + timeouts − retransmissions);
+    * ``fairness_jain``: over the consumers that sent at least one Interest (a consumer that
+      never ran, e.g. one starting after the run ends, is left out), ``fairness_consumers``
+      says how many.
+    """
+    apps = summary.get("apps") or []
+    for a in apps:
+        sent, data = a.get("interests_sent", 0), a.get("data_received", 0)
+        failed = a.get("nacks_received", 0) + a.get("timeouts", 0) - a.get("retransmissions", 0)
+        a["in_flight_at_end"] = max(
+            0, sent - data - a.get("nacks_received", 0) - a.get("timeouts", 0)
+        )
+        known = data + failed
+        a["loss_rate"] = failed / known if known > 0 else None
+    ran = [a.get("throughput_mbps") or 0.0 for a in apps if a.get("interests_sent", 0) > 0]
+    summary["fairness_jain"] = _jain(ran)
+    summary["fairness_consumers"] = len(ran)
+
+
 def _apps_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
     """One row per consumer from ``summary["apps"]``; ``delay_ms_*`` in ms (NaN if no Data)."""
     df = pd.DataFrame([_flatten(app) for app in summary.get("apps", [])])
@@ -356,6 +388,7 @@ class Result:
         ``tables`` (``tables=False``) gives empty series frames.
         """
         summary = dict(json.loads(native["summary"]))
+        _python_fields(summary)
         summary.update(extra_summary or {})
         summary.setdefault("scenario", scenario_name)
         meta = json.loads(native["meta"])

@@ -37,6 +37,24 @@ def git_commit() -> str | None:
     return out.stdout.strip() or None
 
 
+def bottleneck(spec: dict) -> dict[str, Any]:
+    """The slowest link of a resolved scenario: ``capacity_mbps`` (Mbit/s) and
+    ``capacity_link`` ("A–B"), the throughput figure's reference line; empty without links."""
+    links = [ln for ln in spec.get("links", []) if ln.get("bandwidth_bps")]
+    if not links:
+        return {}
+    slow = min(links, key=lambda ln: ln["bandwidth_bps"])
+    names = [n.get("name", str(i)) for i, n in enumerate(spec.get("nodes", []))]
+
+    def name(i: Any) -> str:
+        return names[i] if isinstance(i, int) and i < len(names) else str(i)
+
+    return {
+        "capacity_mbps": slow["bandwidth_bps"] / 1e6,
+        "capacity_link": f"{name(slow.get('a'))}–{name(slow.get('b'))}",
+    }
+
+
 def run(
     scenario: str | Path | Scenario,
     *,
@@ -56,6 +74,7 @@ def run(
     native = _core.run(json.dumps(spec), progress, tables)
     wall = time.perf_counter() - started
     extra = {
+        **bottleneck(spec),
         "wall_time_s": round(wall, 6),
         "ndncc_version": __version__,
         "git_commit": git_commit(),

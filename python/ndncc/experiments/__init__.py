@@ -17,7 +17,7 @@ from typing import Any
 
 from ..campaign import run_jobs_stored
 from . import clock_fixes, mircc_clock, rmc, sf_clock
-from .common import Row, markdown_table, write_comparison
+from .common import Row, markdown_table, tally_text, write_comparison
 
 PAPERS: dict[str, ModuleType] = {m.PAPER: m for m in (sf_clock, mircc_clock, rmc, clock_fixes)}
 
@@ -89,13 +89,14 @@ def write_report(mod, rows, figs, outcomes, out: Path, quick, runs, wall, n_jobs
         f"{wall:.1f} s wall ({n_jobs or 'all'} jobs); ndncc {__version__}, commit "
         f"{git_commit() or 'unknown'}" + (f", seed {seeds[0]}." if seeds else "."),
         "",
-        "Every number of the paper beside ours; `within` applies the tolerance shown. Rows whose "
+        "Every number of the paper beside ours; `paper` holds only what the paper prints, "
+        "`expected` any other reference (with its source). `within` applies the tolerance "
+        "shown; rows marked — are reported, not checked, and not counted. Rows whose "
         "tolerance says *goal* are targets, not requirements. Where we differ, "
         "`docs/schemes/` explains why. Figures are below the tables.",
         "",
     ]
-    n_ok = sum(r.within for r in rows)
-    lines += [f"**{n_ok} of {len(rows)} comparisons within tolerance.**", ""]
+    lines += [f"**{tally_text(rows)}.**", ""]
     for exp in dict.fromkeys(r.experiment for r in rows):
         lines += [f"## {exp}", "", markdown_table([r for r in rows if r.experiment == exp]), ""]
     for title, body in mod.report_sections(outcomes, quick):

@@ -14,21 +14,29 @@ COMPARISON_COLUMNS = [
     "metric",
     "condition",
     "paper",
+    "expected",
+    "expected_source",
     "ours",
     "unit",
     "tolerance",
     "within",
 ]
 
+#: What `within` says in comparison.csv for a row that cannot fail (a reported figure).
+NOT_CHECKED = "n/a"
+
 
 @dataclass
 class Row:
     """One line of comparison.csv: the paper's figure beside ours.
 
-    `paper` is the paper's number (or a description of the shape it shows, for figures without
-    numbers); `ours` is what we measured; `tolerance` says how they are compared; `within` is
-    the verdict. Rows whose tolerance starts with "goal" report a target the issue sets without
-    requiring it.
+    `paper` holds only what the paper prints: a number, or its words for a shape it shows
+    without numbers; `None` when the paper says nothing about the row (our own checks, other
+    setups). Any other reference value goes in `expected`, with `expected_source` saying where
+    it comes from ("theory: …", "our choice: …", "derived: …", "our ideal run", …). `ours` is
+    what we measured; `tolerance` says how they are compared; `within` is the verdict — `None`
+    for a row that cannot fail (a figure we only report), which is not counted in "N of M
+    within". Rows whose tolerance starts with "goal" report a target without requiring it.
     """
 
     experiment: str
@@ -38,7 +46,18 @@ class Row:
     ours: Any
     unit: str
     tolerance: str
-    within: bool
+    within: bool | None
+    expected: Any = None
+    expected_source: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.expected is None) != (not self.expected_source):
+            raise ValueError(f"{self.metric}: an expected value needs its source, and only it")
+
+    @property
+    def checked(self) -> bool:
+        """True if the row can fail (it has a verdict)."""
+        return self.within is not None
 
     def as_csv(self) -> list[str]:
         return [
@@ -46,11 +65,31 @@ class Row:
             self.metric,
             self.condition,
             fmt(self.paper),
+            fmt(self.expected),
+            self.expected_source,
             fmt(self.ours),
             self.unit,
             self.tolerance,
-            "true" if self.within else "false",
+            verdict(self.within),
         ]
+
+
+def verdict(within: bool | None) -> str:
+    return NOT_CHECKED if within is None else "true" if within else "false"
+
+
+def tally(rows: list[Row]) -> tuple[int, int]:
+    """(rows within tolerance, rows that can fail): the "N of M within" of reports."""
+    checked = [r for r in rows if r.checked]
+    return sum(bool(r.within) for r in checked), len(checked)
+
+
+def tally_text(rows: list[Row]) -> str:
+    """ "N of M comparisons within tolerance" (+ how many rows are only reported)."""
+    ok, n = tally(rows)
+    reported = len(rows) - n
+    extra = f" ({reported} more reported without a tolerance)" if reported else ""
+    return f"{ok} of {n} comparisons within tolerance{extra}"
 
 
 def fmt(x: Any) -> str:
@@ -91,12 +130,17 @@ def write_comparison(rows: list[Row], path: Path) -> Path:
 
 
 def markdown_table(rows: list[Row]) -> str:
-    """The rows as a Markdown table (paper beside ours)."""
-    head = "| metric | condition | paper | ours | unit | tolerance | within |\n"
-    head += "|---|---|---|---|---|---|---|\n"
+    """The rows as a Markdown table (paper and expected beside ours)."""
+    head = "| metric | condition | paper | expected (source) | ours | unit | tolerance | within |\n"
+    head += "|---|---|---|---|---|---|---|---|\n"
+    mark = {None: "—", True: "✅", False: "❌"}
+
+    def expected(r: Row) -> str:
+        return "—" if r.expected is None else f"{fmt(r.expected)} ({r.expected_source})"
+
     body = "".join(
-        f"| {r.metric} | {r.condition} | {fmt(r.paper)} | {fmt(r.ours)} | {r.unit} | "
-        f"{r.tolerance} | {'✅' if r.within else '❌'} |\n"
+        f"| {r.metric} | {r.condition} | {fmt(r.paper) or '—'} | {expected(r)} | "
+        f"{fmt(r.ours)} | {r.unit} | {r.tolerance} | {mark[r.within]} |\n"
         for r in rows
     )
     return head + body
@@ -130,3 +174,11 @@ def goodput(o: Any, seconds: float) -> float:
     """Data delivered to a run's consumers over `seconds`, in Mbit/s (the papers' throughput);
     `o` is a :class:`ndncc.sweep.Outcome`."""
     return sum(a["data_bytes"] for a in o.summary["apps"]) * 8 / seconds / 1e6
+
+
+def goodput_until(o: Any, until_s: float, seconds: float) -> float:
+    """Data received by the run's consumers up to `until_s` (the app series' bins ending by
+    then), over `seconds`, in Mbit/s: the other reading of the papers' throughput, "Data counted
+    to the end of the evaluation run" (needs the job to keep "series")."""
+    s = o.frames["series"]
+    return float(s.loc[s["time_s"] <= until_s + 1e-9, "data_bytes"].sum()) * 8 / seconds / 1e6

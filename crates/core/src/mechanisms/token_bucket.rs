@@ -135,6 +135,21 @@ mod tests {
     }
 
     #[test]
+    fn the_event_due_after_a_rate_change_leaks_the_new_rate_over_its_old_interval() {
+        // events at 0 and 1.001 ms (scheduled at r = 1000/s); r drops to 100/s at 0.5 ms: the
+        // event at 1.001 ms leaks 100 × 1.001 ms = 0.1001 tokens, and schedules the next one
+        // 1.001 / 100 s = 10.01 ms later, which leaks 100 × 10.01 ms = 1.001 tokens
+        let mut b = OutstandingBucket::new(50.0, 1000.0, 1.001, Instant(0));
+        for _ in 0..10 {
+            b.try_admit(Instant(0));
+        }
+        b.set_rate(Instant(500_000), 100.0);
+        assert!((b.level(Instant(1_001_000)) - (10.0 - 0.1001)).abs() < 1e-9);
+        assert!((b.level(Instant(11_010_999)) - (10.0 - 0.1001)).abs() < 1e-9);
+        assert!((b.level(Instant(11_011_000)) - (10.0 - 0.1001 - 1.001)).abs() < 1e-9);
+    }
+
+    #[test]
     fn never_below_zero_and_rate_changes_apply_to_later_events() {
         let mut b = OutstandingBucket::new(10.0, 100.0, 1.0, Instant(0));
         assert_eq!(b.level(Instant(5_000_000_000)), 0.0);

@@ -144,6 +144,57 @@ mod tests {
         }
     }
 
+    /// The engine itself (not the linear model) on a rate step: 100 packets per period, up to
+    /// 1000 at period 100, woken exactly every Ts = 1 ms. Returns the packets sent per period
+    /// from the step on. (A step up: a step down with kr > 1 asks for negative sends, which the
+    /// engine clamps at 0, so only the step up shows the linear loop's pole 1 − kr.)
+    fn step_response(kr: f64) -> Vec<u32> {
+        let mut e = Rmc::new(kr, Duration(MS));
+        e.start(Instant(0), PacketRate(100_000.0));
+        e.on_timeout(Instant(0));
+        let mut after = Vec::new();
+        for k in 1..400u64 {
+            let now = Instant(k * MS);
+            if k == 100 {
+                e.set_rate(now, PacketRate(1_000_000.0));
+            }
+            let n = e.on_timeout(now);
+            if k >= 100 {
+                after.push(n);
+            }
+        }
+        after
+    }
+
+    /// Periods after the step until the sends stay within ±5 % of the new rate (1000 per
+    /// period), and whether they overshoot it by more than 5 % (oscillation).
+    fn settling(kr: f64) -> (usize, bool) {
+        let sent = step_response(kr);
+        let off = |n: u32| (n as f64 - 1000.0).abs() > 50.0;
+        let settle = sent.iter().rposition(|&n| off(n)).map_or(0, |i| i + 1);
+        (settle, sent.iter().any(|&n| n as f64 > 1050.0))
+    }
+
+    #[test]
+    fn the_engine_settles_a_rate_step_as_its_gain_says() {
+        // the sends' error decays as (1 − kr)^k from −900 packets: within 50 packets after
+        // ⌈ln(50/900) / ln|1 − kr|⌉ periods; alternating in sign (overshoot) for kr > 1
+        for kr in [0.1, 0.2, 0.4, 0.6, 0.8, 1.2, 1.4, 1.6, 1.8, 1.9] {
+            let (settle, overshoot) = settling(kr);
+            let theory = ((50.0f64 / 900.0).ln() / (1.0 - kr).abs().ln()).ceil() as usize;
+            assert!(
+                settle.abs_diff(theory) <= 1 + theory / 20, // whole packets only
+                "kr={kr}: settled after {settle} periods, theory {theory}"
+            );
+            assert_eq!(overshoot, kr > 1.0, "kr={kr}: oscillates iff kr > 1");
+        }
+        assert_eq!(
+            settling(1.0),
+            (0, false),
+            "kr = 1 sends the new rate at once"
+        );
+    }
+
     #[test]
     fn the_linear_loop_is_stable_below_two_and_diverges_from_two_on() {
         for (kr, stable) in [

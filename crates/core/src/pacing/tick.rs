@@ -117,6 +117,25 @@ mod tests {
     }
 
     #[test]
+    fn the_timer_is_armed_for_the_first_tick_at_or_after_the_next_nominal_time() {
+        // one Interest per 25 ms on a 10 ms clock started at 3 ms: nominal 28 ms → tick 33 ms,
+        // never an idle wake-up at 23 ms that releases nothing
+        let mut e = Tick::new(Duration::from_millis(10));
+        e.start(Instant(3_000_000), PacketRate(40.0));
+        assert_eq!(e.on_timeout(Instant(3_000_000)), 1);
+        assert_eq!(e.poll_timeout(), Some(Instant(33_000_000)));
+        let mut wakes = 0;
+        while let Some(t) = e.poll_timeout() {
+            if t > Instant(1_000_000_000) {
+                break;
+            }
+            wakes += 1;
+            assert_eq!(e.on_timeout(t), 1, "woken at {t:?} for nothing");
+        }
+        assert_eq!(wakes, 39); // one per Interest: nominal 28 + 25k ms ≤ 1 s, k = 0..=38
+    }
+
+    #[test]
     fn a_rate_increase_after_a_tick_waits_for_the_next_tick() {
         // tick 10 ms at 150/s; at 12 ms the rate jumps to 1000/s: the re-spaced schedule lies
         // before 12 ms, but nothing may leave before the 20 ms tick
