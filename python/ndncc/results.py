@@ -72,8 +72,6 @@ TABLE_COLUMNS: dict[str, list[str]] = {
         "queue_pkts",
         "queue_bytes",
         "queue_max_pkts",
-        "scheme_rate",
-        "scheme_bucket",
     ],
     "node_series": [
         "time_s",

@@ -1,12 +1,14 @@
 //! Faces: a node's attachment to a link (net face) or to a local application (app face).
 //!
 //! A net face owns the node's outgoing transmit queue for its link (drop-tail, capacity in
-//! packets or bytes) and an optional Interest queue that a shaping scheme fills and releases.
+//! packets or bytes; a router module may act as a queue discipline at enqueue and dequeue). The
+//! queue remembers when each packet joined it (sojourn times) and counts its occupancy per
+//! packet type (Interest / Data / Nack, packets and bytes).
 //! The driver pulls packets off the transmit queue when its link is free
 //! ([`crate::node::Node::poll_transmit`]), so "out" counters count packets handed to the link.
 
-use crate::packet::{Interest, Packet, PacketType};
-use crate::time::BitRate;
+use crate::packet::{Packet, PacketType};
+use crate::time::{BitRate, Duration, Instant};
 use std::collections::VecDeque;
 
 /// A face's index within its node.
@@ -85,10 +87,11 @@ pub struct Face {
     /// The link's bandwidth (net faces whose driver knows it).
     pub bandwidth: Option<BitRate>,
     limit: QueueLimit,
-    queue: VecDeque<Packet>,
+    /// Waiting packets with the instant each joined the queue.
+    queue: VecDeque<(Instant, Packet)>,
     queue_bytes: u64,
-    /// Interests held back by a shaping scheme (`InterestVerdict::Queue`).
-    pub interest_queue: VecDeque<Interest>,
+    /// Waiting packets and bytes by [`PacketType`] index.
+    occupancy: [(u64, u64); 3],
     pub counters: FaceCounters,
     /// Largest transmit-queue length (packets) since the driver last reset it.
     pub window_max_pkts: u64,
@@ -106,7 +109,7 @@ impl Face {
             limit,
             queue: VecDeque::new(),
             queue_bytes: 0,
-            interest_queue: VecDeque::new(),
+            occupancy: [(0, 0); 3],
             counters: FaceCounters::default(),
             window_max_pkts: 0,
             max_pkts: 0,
@@ -132,19 +135,37 @@ impl Face {
         self.limit
     }
 
-    /// Appends to the transmit queue; on overflow counts a drop and returns false.
-    pub fn enqueue(&mut self, p: Packet) -> bool {
+    /// Waiting (packets, bytes) of one packet type.
+    pub fn occupancy(&self, t: PacketType) -> (u64, u64) {
+        self.occupancy[t as usize]
+    }
+
+    /// How long the head of the queue has waited, at `now`.
+    pub fn head_sojourn(&self, now: Instant) -> Option<Duration> {
+        self.queue.front().map(|(t, _)| now.saturating_since(*t))
+    }
+
+    /// Counts a packet a queue discipline dropped before it joined the queue.
+    pub fn count_drop(&mut self, p: &Packet) {
+        self.counters.drops += 1;
+        self.counters.drop_bytes += p.size() as u64;
+    }
+
+    /// Appends to the transmit queue at `now`; on overflow counts a drop and returns false.
+    pub fn enqueue(&mut self, now: Instant, p: Packet) -> bool {
         let size = p.size() as u64;
         let full = match self.limit {
             QueueLimit::Packets(n) => self.queue.len() >= n as usize,
             QueueLimit::Bytes(b) => self.queue_bytes + size > b,
         };
         if full {
-            self.counters.drops += 1;
-            self.counters.drop_bytes += size;
+            self.count_drop(&p);
             return false;
         }
-        self.queue.push_back(p);
+        let occ = &mut self.occupancy[p.kind() as usize];
+        occ.0 += 1;
+        occ.1 += size;
+        self.queue.push_back((now, p));
         self.queue_bytes += size;
         let len = self.queue.len() as u64;
         self.window_max_pkts = self.window_max_pkts.max(len);
@@ -153,12 +174,17 @@ impl Face {
         true
     }
 
-    /// Takes the head of the transmit queue and counts it as sent.
-    pub fn dequeue(&mut self) -> Option<Packet> {
-        let p = self.queue.pop_front()?;
-        self.queue_bytes -= p.size() as u64;
+    /// Takes the head of the transmit queue at `now` and counts it as sent; with the time it
+    /// waited.
+    pub fn dequeue(&mut self, now: Instant) -> Option<(Packet, Duration)> {
+        let (joined, p) = self.queue.pop_front()?;
+        let size = p.size() as u64;
+        self.queue_bytes -= size;
+        let occ = &mut self.occupancy[p.kind() as usize];
+        occ.0 -= 1;
+        occ.1 -= size;
         self.counters.count_out(&p);
-        Some(p)
+        Some((p, now.saturating_since(joined)))
     }
 }
 
@@ -166,7 +192,7 @@ impl Face {
 mod tests {
     use super::*;
     use crate::name::{Name, NameId};
-    use crate::time::Duration;
+    use crate::packet::Interest;
 
     fn interest(size: u32) -> Packet {
         Packet::Interest(Interest::new(
@@ -184,20 +210,26 @@ mod tests {
             FaceKind::Net { peer: 1, link: 0 },
             QueueLimit::Packets(2),
         );
-        assert!(f.enqueue(interest(40)));
-        assert!(f.enqueue(interest(40)));
-        assert!(!f.enqueue(interest(40)));
+        let t = Instant(5);
+        assert!(f.enqueue(t, interest(40)));
+        assert!(f.enqueue(t, interest(40)));
+        assert!(!f.enqueue(t, interest(40)));
         assert_eq!((f.counters.drops, f.counters.drop_bytes), (1, 40));
-        assert!(f.dequeue().is_some());
+        assert_eq!(f.occupancy(PacketType::Interest), (2, 80));
+        assert_eq!(f.head_sojourn(Instant(8)), Some(Duration(3)));
+        let (_, waited) = f.dequeue(Instant(9)).unwrap();
+        assert_eq!(waited, Duration(4));
         assert_eq!(f.counters.out_of(PacketType::Interest), 1);
+        assert_eq!(f.occupancy(PacketType::Interest), (1, 40));
+        assert_eq!(f.occupancy(PacketType::Data), (0, 0));
         let mut g = Face::new(
             FaceId(0),
             FaceKind::Net { peer: 1, link: 0 },
             QueueLimit::Bytes(100),
         );
-        assert!(g.enqueue(interest(60)));
-        assert!(!g.enqueue(interest(41)));
-        assert!(g.enqueue(interest(40)));
+        assert!(g.enqueue(t, interest(60)));
+        assert!(!g.enqueue(t, interest(41)));
+        assert!(g.enqueue(t, interest(40)));
         assert_eq!(g.queue_bytes(), 100);
         assert_eq!(g.max_pkts, 2);
     }

@@ -144,7 +144,7 @@ impl TwoNode {
     fn pull(&mut self, n: usize) {
         let mut ready = Vec::new();
         self.nodes[n].take_ready(&mut ready);
-        while let Some(p) = self.nodes[n].poll_transmit(self.faces[n]) {
+        while let Some(p) = self.nodes[n].poll_transmit(self.now, self.faces[n]) {
             if !(self.drop)(self.now, &p) {
                 self.order += 1;
                 self.arrivals

@@ -15,6 +15,7 @@
 //! (`ndncc-sim`, virtual time) and, later, the real-time driver (OS clock, sockets).
 
 pub mod app;
+pub mod control;
 pub mod face;
 pub mod forwarder;
 pub mod harness;

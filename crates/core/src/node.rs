@@ -6,14 +6,17 @@
 //! handle_packet(now, face, packet)   a packet arrived from the link of a net face
 //! poll_timeout() -> Option<Instant>  when the node next wants on_timeout (None: never)
 //! on_timeout(now)                    time has reached (at least) that instant
-//! poll_transmit(face) -> Option<Packet>   the link of `face` is free: the next packet, if any
+//! poll_transmit(now, face) -> Option<Packet>   the link of `face` is free: the next packet
 //! take_ready(&mut Vec<FaceId>)       net faces whose transmit queue became non-empty
+//! handle_control(now, msg)           a message from the node's controller
+//! take_control(&mut Vec<ControlBody>)  messages for the node's controller
 //! ```
 //!
 //! The node never reads a clock, sleeps, or touches a socket. Calling `on_timeout` earlier than
 //! asked is harmless (nothing is due), so a driver may wake it spuriously.
 
 use crate::app::App;
+use crate::control::ControlBody;
 use crate::face::{FaceId, FaceKind, QueueLimit};
 use crate::forwarder::Forwarder;
 use crate::name::NameId;
@@ -211,9 +214,20 @@ impl Node {
         self.scratch = out;
     }
 
-    /// The link of net face `face` is free: the next packet to transmit.
-    pub fn poll_transmit(&mut self, face: FaceId) -> Option<Packet> {
-        self.fwd.poll_transmit(face)
+    /// The link of net face `face` is free at `now`: the next packet to transmit.
+    pub fn poll_transmit(&mut self, now: Instant, face: FaceId) -> Option<Packet> {
+        self.fwd.poll_transmit(now, face)
+    }
+
+    /// A message from the node's controller.
+    pub fn handle_control(&mut self, now: Instant, msg: &ControlBody) {
+        self.fwd.handle_control(now, msg);
+        self.pump(now);
+    }
+
+    /// Moves the messages the node's module sent to its controller into `into`.
+    pub fn take_control(&mut self, into: &mut Vec<ControlBody>) {
+        into.append(&mut self.fwd.core.control_out);
     }
 
     /// Moves the net faces whose queue became non-empty into `into`.

@@ -7,13 +7,15 @@
 
 pub mod strategy;
 
+use crate::control::ControlBody;
 use crate::face::{Face, FaceId, FaceKind, QueueLimit};
 use crate::name::{Name, NameId, NameTable};
 use crate::packet::{Data, Interest, Nack, NackReason, Packet};
 use crate::rng::RngStream;
-use crate::schemes::{InterestVerdict, RouterModule};
+use crate::schemes::{InterestVerdict, ModuleAction, RouterModule};
 use crate::table::cs::ContentStore;
 use crate::table::fib::Fib;
+use crate::table::fib::NextHop;
 use crate::table::pit::Pit;
 use crate::time::{Duration, Instant};
 use crate::timers::TimerQueue;
@@ -47,14 +49,15 @@ pub struct NodeCounters {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SendOutcome {
     Sent,
-    Queued,
+    /// Held by the router module, which sends it later.
+    Held,
     /// Refused by the router module, with a Nack reason or silently.
     Refused(Option<NackReason>),
 }
 
 impl SendOutcome {
     pub fn accepted(self) -> bool {
-        matches!(self, SendOutcome::Sent | SendOutcome::Queued)
+        matches!(self, SendOutcome::Sent | SendOutcome::Held)
     }
 }
 
@@ -75,8 +78,11 @@ pub struct FwCore {
     /// Net faces whose transmit queue went from empty to non-empty, drained by the driver.
     pub ready: Vec<FaceId>,
     pub rng: RngStream,
+    /// Messages the router module sends to the node's controller, drained by the driver.
+    pub control_out: Vec<ControlBody>,
+    /// Interests a face's queue dropped, for the strategy's `on_dropped_interest`.
+    dropped: Vec<(FaceId, Interest)>,
     pit_timers: TimerQueue<Name>,
-    queued_interests: usize,
 }
 
 /// A forwarder: a strategy over a [`FwCore`].
@@ -88,15 +94,32 @@ pub struct Forwarder {
 }
 
 impl FwCore {
-    /// Sends any packet out of `face`: to the app, or onto the transmit queue.
-    pub fn emit(&mut self, face: FaceId, p: Packet) {
-        let f = &mut self.faces[face.0 as usize];
-        if f.is_app() {
-            f.counters.count_out(&p);
+    /// Sends any packet out of `face`: to the app, or onto the transmit queue (through the
+    /// router module's enqueue step, then drop-tail). False if it was dropped.
+    pub fn emit(&mut self, now: Instant, face: FaceId, mut p: Packet) -> bool {
+        let i = face.0 as usize;
+        if self.faces[i].is_app() {
+            self.faces[i].counters.count_out(&p);
             self.app_out.push((face, p));
-        } else if f.enqueue(p) && f.queue_len() == 1 {
+            return true;
+        }
+        let admitted = self.module.on_enqueue(now, face, &mut p, &self.faces);
+        let f = &mut self.faces[i];
+        let queued = if admitted {
+            f.enqueue(now, p)
+        } else {
+            f.count_drop(&p);
+            false
+        };
+        if queued && f.queue_len() == 1 {
             self.ready.push(face);
         }
+        if !queued {
+            if let Packet::Interest(interest) = p {
+                self.dropped.push((face, interest));
+            }
+        }
+        queued
     }
 
     /// Action: forward the pending Interest `name` on `face`, subject to the router module.
@@ -116,20 +139,16 @@ impl FwCore {
                     interest.nonce,
                     now,
                 );
-                self.emit(face, Packet::Interest(interest));
+                self.emit(now, face, Packet::Interest(interest));
                 SendOutcome::Sent
             }
-            InterestVerdict::Queue => {
+            InterestVerdict::Hold => {
                 self.pit.get_mut(&name).expect("entry").upsert_out_record(
                     face,
                     interest.nonce,
                     now,
                 );
-                self.faces[face.0 as usize]
-                    .interest_queue
-                    .push_back(interest);
-                self.queued_interests += 1;
-                SendOutcome::Queued
+                SendOutcome::Held
             }
             InterestVerdict::Nack(r) => SendOutcome::Refused(Some(r)),
             InterestVerdict::Drop => SendOutcome::Refused(None),
@@ -143,13 +162,20 @@ impl FwCore {
         if data.ext.mark && !was_marked {
             self.faces[face.0 as usize].counters.marks += 1;
         }
-        self.emit(face, Packet::Data(data));
+        self.emit(now, face, Packet::Data(data));
     }
 
     /// Action: send a Nack for `interest` on `face`.
-    pub fn send_nack(&mut self, face: FaceId, interest: Interest, reason: NackReason) {
+    pub fn send_nack(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        interest: Interest,
+        reason: NackReason,
+    ) {
         let size = interest.size + self.nack_overhead;
         self.emit(
+            now,
             face,
             Packet::Nack(Nack {
                 reason,
@@ -160,7 +186,7 @@ impl FwCore {
     }
 
     /// Action: Nack every downstream of the pending Interest `name` and erase its entry.
-    pub fn reject_pending_interest(&mut self, name: Name, reason: NackReason) {
+    pub fn reject_pending_interest(&mut self, now: Instant, name: Name, reason: NackReason) {
         let Some(entry) = self.pit.remove(&name) else {
             return;
         };
@@ -168,7 +194,7 @@ impl FwCore {
         for r in entry.in_records.iter() {
             let mut i = entry.interest;
             i.nonce = r.nonce;
-            self.send_nack(r.face, i, reason);
+            self.send_nack(now, r.face, i, reason);
         }
     }
 
@@ -193,45 +219,45 @@ impl FwCore {
         self.pit_timers.push(at, name);
     }
 
-    /// Releases Interests held by the router module on every face it now lets go.
-    fn release_queued(&mut self, now: Instant) {
-        if self.queued_interests == 0 {
-            return;
-        }
-        for fi in 0..self.faces.len() {
-            let queued = self.faces[fi].interest_queue.len();
-            if queued == 0 {
-                continue;
-            }
-            let face = FaceId(fi as u32);
-            let n = self
-                .module
-                .release_interests(now, face, queued, &self.faces);
-            let mut released = 0;
-            while released < n {
-                let Some(i) = self.faces[fi].interest_queue.pop_front() else {
-                    break;
-                };
-                self.queued_interests -= 1;
-                // only while the entry still waits for *this* transmission: not after it was
-                // satisfied, expired, Nacked, or replaced by a later Interest of the same name
-                // (such a stale one is dropped without using up the module's release)
-                let pending = self.pit.get(&i.name).is_some_and(|e| {
-                    e.out_records
-                        .iter()
-                        .any(|r| r.face == face && r.nonce == i.nonce && !r.nacked)
-                });
-                if pending {
-                    self.emit(face, Packet::Interest(i));
-                    released += 1;
+    /// Carries out what the router module asks for: held Interests it sends (only while their
+    /// entry still waits for that transmission: not after it was satisfied, expired, Nacked, or
+    /// replaced by a later Interest of the same name) and control messages.
+    fn drain_module(&mut self, now: Instant) {
+        while let Some(action) = self.module.poll_action() {
+            match action {
+                ModuleAction::SendInterest { face, interest } => {
+                    let pending = self.pit.get(&interest.name).is_some_and(|e| {
+                        e.out_records
+                            .iter()
+                            .any(|r| r.face == face && r.nonce == interest.nonce && !r.nacked)
+                    });
+                    if pending {
+                        self.emit(now, face, Packet::Interest(interest));
+                    }
                 }
+                ModuleAction::Control(body) => self.control_out.push(body),
             }
         }
+    }
+
+    /// The next hops of the FIB entry matching `name` (with their weights).
+    pub fn nexthops(&self, name: Name) -> SmallVec<[NextHop; 4]> {
+        self.fib
+            .lpm(&self.names, name)
+            .map(|e| e.nexthops.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// Sets the weight of next hop `face` in the FIB entry matching `name` (PCON's forwarding
+    /// ratios, ndnSieve's metrics); false if there is no such next hop.
+    pub fn set_nexthop_weight(&mut self, name: Name, face: FaceId, weight: f64) -> bool {
+        let prefix = self.fib_prefix(name);
+        self.fib.set_weight(prefix, face, weight)
     }
 }
 
 /// How a forwarder is set up.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct ForwarderConfig {
     pub strategy: Strategy,
     /// Content Store capacity in packets (0 = off).
@@ -263,8 +289,9 @@ impl Forwarder {
                 app_out: Vec::new(),
                 ready: Vec::new(),
                 rng,
+                control_out: Vec::new(),
+                dropped: Vec::new(),
                 pit_timers: TimerQueue::default(),
-                queued_interests: 0,
             },
             strategy: config.strategy,
             tick,
@@ -311,7 +338,7 @@ impl Forwarder {
                         core.counters.duplicates += 1;
                     } else {
                         core.counters.loops += 1;
-                        core.send_nack(in_face, interest, NackReason::Duplicate);
+                        core.send_nack(now, in_face, interest, NackReason::Duplicate);
                     }
                     return;
                 }
@@ -337,7 +364,7 @@ impl Forwarder {
             self.strategy
                 .after_receive_interest(&mut self.core, now, name, in_face);
         }
-        self.core.release_queued(now);
+        self.after_input(now);
     }
 
     /// Incoming Data pipeline.
@@ -381,6 +408,8 @@ impl Forwarder {
         core.cs.insert(data, now);
         self.strategy
             .before_satisfy_interest(core, now, data.name, in_face);
+        self.strategy
+            .after_receive_data(core, now, data.name, in_face, &data);
         for &face in &downstream {
             core.send_data(now, face, data);
         }
@@ -394,7 +423,7 @@ impl Forwarder {
                 core.faces[face.0 as usize].counters.out_satisfied += 1;
             }
         }
-        core.release_queued(now);
+        self.after_input(now);
     }
 
     /// Incoming Nack pipeline.
@@ -424,7 +453,27 @@ impl Forwarder {
             .on_nack_in(now, in_face, prefix, &nack, sent, &core.faces);
         self.strategy
             .after_receive_nack(core, now, name, in_face, nack.reason);
-        self.core.release_queued(now);
+        self.after_input(now);
+    }
+
+    /// After every input: the router module's actions, then the strategy's
+    /// `on_dropped_interest` for Interests a queue dropped (whose handling may drop more).
+    fn after_input(&mut self, now: Instant) {
+        self.core.drain_module(now);
+        while !self.core.dropped.is_empty() {
+            let dropped = std::mem::take(&mut self.core.dropped);
+            for (face, interest) in &dropped {
+                self.strategy
+                    .on_dropped_interest(&mut self.core, now, *face, interest);
+            }
+            self.core.drain_module(now);
+        }
+    }
+
+    /// A message from the node's controller, for the router module.
+    pub fn handle_control(&mut self, now: Instant, msg: &ControlBody) {
+        self.core.module.on_control(now, msg, &self.core.faces);
+        self.after_input(now);
     }
 
     /// Any packet from a face.
@@ -436,14 +485,15 @@ impl Forwarder {
         }
     }
 
-    /// When the forwarder next needs [`Forwarder::on_timeout`] (PIT expiry, module tick).
+    /// When the forwarder next needs [`Forwarder::on_timeout`] (PIT expiry, module tick, the
+    /// module's own timers).
     pub fn poll_timeout(&self) -> Option<Instant> {
         let pit = self.core.pit_timers.peek().map(|(t, _)| t);
         let tick = self.tick.map(|(_, t)| t);
-        match (pit, tick) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [pit, tick, self.core.module.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Expires PIT entries and runs the module tick.
@@ -477,12 +527,26 @@ impl Forwarder {
                 self.tick = Some((period, n));
             }
         }
-        core.release_queued(now);
+        if core.module.poll_timeout().is_some_and(|t| t <= now) {
+            core.module.on_timeout(now, &core.faces);
+        }
+        self.after_input(now);
     }
 
-    /// The next packet to put on the link of net face `face`, if any.
-    pub fn poll_transmit(&mut self, face: FaceId) -> Option<Packet> {
-        self.core.faces.get_mut(face.0 as usize)?.dequeue()
+    /// The next packet to put on the link of net face `face` at `now`, if any: the head of its
+    /// transmit queue, through the router module's dequeue step.
+    pub fn poll_transmit(&mut self, now: Instant, face: FaceId) -> Option<Packet> {
+        let core = &mut self.core;
+        let (mut p, sojourn) = core.faces.get_mut(face.0 as usize)?.dequeue(now)?;
+        if !matches!(core.module, RouterModule::None) {
+            let was_marked = matches!(p, Packet::Data(d) if d.ext.mark);
+            core.module
+                .on_dequeue(now, face, &mut p, sojourn, &core.faces);
+            if matches!(p, Packet::Data(d) if d.ext.mark) && !was_marked {
+                core.faces[face.0 as usize].counters.marks += 1;
+            }
+        }
+        Some(p)
     }
 }
 

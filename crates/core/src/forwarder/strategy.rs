@@ -1,8 +1,12 @@
 //! Forwarding strategies, with NFD's trigger names.
 //!
-//! Triggers: `after_receive_interest`, `after_receive_nack`, `before_satisfy_interest`.
-//! Actions (the only mutators) live on [`FwCore`]: `send_interest`, `send_data`, `send_nack`,
-//! `reject_pending_interest`.
+//! Triggers ([`StrategyHooks`]): `after_receive_interest`, `after_receive_data`,
+//! `after_receive_nack`, `before_satisfy_interest`, `on_dropped_interest`. Actions (the only
+//! mutators) live on [`FwCore`]: `send_interest`, `send_data`, `send_nack`,
+//! `reject_pending_interest`, and the per-next-hop weights (`nexthops`,
+//! `set_nexthop_weight`) a stateful strategy reads and sets (PCON's forwarding ratios,
+//! ndnSieve's metrics). Built-in strategies are variants of [`Strategy`]; `Custom` takes any
+//! [`StrategyHooks`] implementation with its own state.
 //!
 //! * **best-route**: the lowest-cost next hop other than the incoming face; if the router module
 //!   refuses it, the next one in cost order; if none admits the Interest, Nack downstream
@@ -20,19 +24,185 @@
 use super::{FwCore, SendOutcome};
 use crate::face::FaceId;
 use crate::name::Name;
-use crate::packet::NackReason;
+use crate::packet::{Data, Interest, NackReason};
 use crate::table::fib::NextHop;
 use crate::time::Instant;
 use smallvec::SmallVec;
 
+/// The triggers of a stateful strategy (NFD's names). Only `after_receive_interest` is
+/// required; the others default to: on a Nack, try the next hops not tried yet and Nack
+/// downstream when every upstream has Nacked; nothing on Data, before satisfying, or on a drop.
+pub trait StrategyHooks: std::fmt::Debug {
+    /// A new (or retransmitted) Interest needs forwarding.
+    fn after_receive_interest(
+        &mut self,
+        core: &mut FwCore,
+        now: Instant,
+        name: Name,
+        in_face: FaceId,
+    );
+    /// A Nack came back from upstream face `in_face`.
+    fn after_receive_nack(
+        &mut self,
+        core: &mut FwCore,
+        now: Instant,
+        name: Name,
+        _in_face: FaceId,
+        reason: NackReason,
+    ) {
+        retry_or_reject(Builtin::BestRoute, core, now, name, reason)
+    }
+    /// A Data is about to satisfy the pending Interest `name`.
+    fn before_satisfy_interest(
+        &mut self,
+        _core: &mut FwCore,
+        _now: Instant,
+        _name: Name,
+        _in_face: FaceId,
+    ) {
+    }
+    /// A Data arrived on `in_face` for the pending Interest `name` (after
+    /// `before_satisfy_interest`, before the entry is erased).
+    fn after_receive_data(
+        &mut self,
+        _core: &mut FwCore,
+        _now: Instant,
+        _name: Name,
+        _in_face: FaceId,
+        _data: &Data,
+    ) {
+    }
+    /// The transmit queue of `face` dropped `interest` (or the router module refused it there).
+    fn on_dropped_interest(
+        &mut self,
+        _core: &mut FwCore,
+        _now: Instant,
+        _face: FaceId,
+        _interest: &Interest,
+    ) {
+    }
+}
+
 /// The strategy of a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Debug, Default)]
 pub enum Strategy {
     #[default]
     BestRoute,
     Multicast,
     WeightedMultipath,
     ClassMultipath,
+    /// A user-supplied stateful strategy.
+    Custom(Box<dyn StrategyHooks + Send>),
+}
+
+/// The built-in strategies (stateless).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Builtin {
+    BestRoute,
+    Multicast,
+    WeightedMultipath,
+    ClassMultipath,
+}
+
+impl Strategy {
+    fn builtin(&self) -> Option<Builtin> {
+        match self {
+            Strategy::BestRoute => Some(Builtin::BestRoute),
+            Strategy::Multicast => Some(Builtin::Multicast),
+            Strategy::WeightedMultipath => Some(Builtin::WeightedMultipath),
+            Strategy::ClassMultipath => Some(Builtin::ClassMultipath),
+            Strategy::Custom(_) => None,
+        }
+    }
+
+    /// Trigger: a new (or retransmitted) Interest needs forwarding.
+    pub fn after_receive_interest(
+        &mut self,
+        core: &mut FwCore,
+        now: Instant,
+        name: Name,
+        in_face: FaceId,
+    ) {
+        match self {
+            Strategy::Custom(s) => s.after_receive_interest(core, now, name, in_face),
+            b => b
+                .builtin()
+                .expect("built-in")
+                .after_receive_interest(core, now, name, in_face),
+        }
+    }
+
+    /// Trigger: a Nack came back from upstream face `in_face`.
+    pub fn after_receive_nack(
+        &mut self,
+        core: &mut FwCore,
+        now: Instant,
+        name: Name,
+        in_face: FaceId,
+        reason: NackReason,
+    ) {
+        match self {
+            Strategy::Custom(s) => s.after_receive_nack(core, now, name, in_face, reason),
+            b => retry_or_reject(b.builtin().expect("built-in"), core, now, name, reason),
+        }
+    }
+
+    /// Trigger: a Data is about to satisfy the pending Interest `name`.
+    pub fn before_satisfy_interest(
+        &mut self,
+        core: &mut FwCore,
+        now: Instant,
+        name: Name,
+        in_face: FaceId,
+    ) {
+        if let Strategy::Custom(s) = self {
+            s.before_satisfy_interest(core, now, name, in_face)
+        }
+    }
+
+    /// Trigger: a Data arrived for the pending Interest `name`.
+    pub fn after_receive_data(
+        &mut self,
+        core: &mut FwCore,
+        now: Instant,
+        name: Name,
+        in_face: FaceId,
+        data: &Data,
+    ) {
+        if let Strategy::Custom(s) = self {
+            s.after_receive_data(core, now, name, in_face, data)
+        }
+    }
+
+    /// Trigger: `face` dropped `interest`.
+    pub fn on_dropped_interest(
+        &mut self,
+        core: &mut FwCore,
+        now: Instant,
+        face: FaceId,
+        interest: &Interest,
+    ) {
+        if let Strategy::Custom(s) = self {
+            s.on_dropped_interest(core, now, face, interest)
+        }
+    }
+}
+
+/// On a Nack: the next hops not tried yet; when none is left and every upstream has Nacked,
+/// the Nack goes to every downstream.
+fn retry_or_reject(b: Builtin, core: &mut FwCore, now: Instant, name: Name, reason: NackReason) {
+    let used = Builtin::used_faces(core, name);
+    let hops = Builtin::candidates(core, name, &used);
+    if !hops.is_empty() && b.try_hops(core, now, name, &hops).is_ok() {
+        return;
+    }
+    let all_nacked = core
+        .pit
+        .get(&name)
+        .is_some_and(|e| e.out_records.iter().all(|r| r.nacked));
+    if all_nacked {
+        core.reject_pending_interest(now, name, reason);
+    }
 }
 
 impl Strategy {
@@ -46,7 +216,9 @@ impl Strategy {
             _ => None,
         }
     }
+}
 
+impl Builtin {
     fn candidates(core: &FwCore, name: Name, exclude: &[FaceId]) -> SmallVec<[NextHop; 4]> {
         match core.fib.lpm(&core.names, name) {
             Some(e) => e
@@ -106,7 +278,7 @@ impl Strategy {
                 SendOutcome::Refused(r) => reason = r.or(reason),
                 _ => {
                     accepted = true;
-                    if self != Strategy::Multicast {
+                    if self != Builtin::Multicast {
                         return Ok(());
                     }
                 }
@@ -129,12 +301,12 @@ impl Strategy {
     ) {
         let mut hops = Self::candidates(core, name, &[in_face]);
         if hops.is_empty() {
-            core.reject_pending_interest(name, NackReason::NoRoute);
+            core.reject_pending_interest(now, name, NackReason::NoRoute);
             return;
         }
         match self {
-            Strategy::WeightedMultipath => Self::weighted_first(core, &mut hops),
-            Strategy::ClassMultipath => {
+            Builtin::WeightedMultipath => Self::weighted_first(core, &mut hops),
+            Builtin::ClassMultipath => {
                 let class = core.pit.get(&name).map_or(0, |e| e.interest.ext.class) as usize;
                 let first = class % hops.len();
                 hops[..=first].rotate_right(1);
@@ -143,42 +315,9 @@ impl Strategy {
         }
         match self.try_hops(core, now, name, &hops) {
             Ok(()) => {}
-            Err(Some(reason)) => core.reject_pending_interest(name, reason),
+            Err(Some(reason)) => core.reject_pending_interest(now, name, reason),
             // Silently dropped on every face: the entry waits for its expiry.
             Err(None) => {}
         }
-    }
-
-    /// Trigger: a Nack came back from upstream face `in_face`.
-    pub fn after_receive_nack(
-        self,
-        core: &mut FwCore,
-        now: Instant,
-        name: Name,
-        _in_face: FaceId,
-        reason: NackReason,
-    ) {
-        let used = Self::used_faces(core, name);
-        let hops = Self::candidates(core, name, &used);
-        if !hops.is_empty() && self.try_hops(core, now, name, &hops).is_ok() {
-            return;
-        }
-        let all_nacked = core
-            .pit
-            .get(&name)
-            .is_some_and(|e| e.out_records.iter().all(|r| r.nacked));
-        if all_nacked {
-            core.reject_pending_interest(name, reason);
-        }
-    }
-
-    /// Trigger: a Data is about to satisfy the pending Interest `name`.
-    pub fn before_satisfy_interest(
-        self,
-        _core: &mut FwCore,
-        _now: Instant,
-        _name: Name,
-        _in_face: FaceId,
-    ) {
     }
 }

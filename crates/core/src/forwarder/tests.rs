@@ -1,10 +1,12 @@
 //! Forwarder pipeline tests: a forwarder with a few faces, fed chosen packets at chosen instants.
 
 use super::*;
+use crate::control::ControlBody;
 use crate::face::FaceKind;
 use crate::packet::{DataExt, SegmentInfo};
 use crate::rng::StreamKind;
-use crate::schemes::RouterHooks;
+use crate::schemes::{ModuleAction, RouterHooks};
+use strategy::StrategyHooks;
 
 const DOWN1: FaceId = FaceId(0);
 const DOWN2: FaceId = FaceId(1);
@@ -52,7 +54,7 @@ fn data(p: NameId, seq: u64, segment: Option<SegmentInfo>) -> Data {
 }
 
 fn drain(f: &mut Forwarder, face: FaceId) -> Vec<Packet> {
-    std::iter::from_fn(|| f.poll_transmit(face)).collect()
+    std::iter::from_fn(|| f.poll_transmit(Instant::ZERO, face)).collect()
 }
 
 #[test]
@@ -196,8 +198,23 @@ fn a_segment_beyond_the_count_does_not_end_the_entry() {
 struct Refuse {
     refuse: FaceId,
     queue: Option<FaceId>,
+    /// How many held Interests the next tick releases.
     release: usize,
     data_out: u32,
+    /// The Interests it holds, and those it lets go at the last tick.
+    held: std::collections::VecDeque<(FaceId, Interest)>,
+    out: Vec<ModuleAction>,
+}
+
+fn refuse(refuse: FaceId, queue: Option<FaceId>) -> Refuse {
+    Refuse {
+        refuse,
+        queue,
+        release: 0,
+        data_out: 0,
+        held: Default::default(),
+        out: Vec::new(),
+    }
 }
 
 impl RouterHooks for Refuse {
@@ -206,13 +223,14 @@ impl RouterHooks for Refuse {
         _: Instant,
         face: FaceId,
         _: NameId,
-        _: &Interest,
+        interest: &Interest,
         _: &[Face],
     ) -> InterestVerdict {
         if face == self.refuse {
             InterestVerdict::Nack(NackReason::Congestion)
         } else if Some(face) == self.queue {
-            InterestVerdict::Queue
+            self.held.push_back((face, *interest));
+            InterestVerdict::Hold
         } else {
             InterestVerdict::Admit
         }
@@ -224,19 +242,26 @@ impl RouterHooks for Refuse {
     fn tick_interval(&self) -> Option<Duration> {
         Some(Duration::from_millis(10))
     }
-    fn release_interests(&mut self, _: Instant, _: FaceId, queued: usize, _: &[Face]) -> usize {
-        std::mem::replace(&mut self.release, 0).min(queued)
+    fn on_tick(&mut self, _: Instant, _: &[Face]) {
+        for _ in 0..std::mem::replace(&mut self.release, 0) {
+            if let Some((face, interest)) = self.held.pop_front() {
+                self.out.push(ModuleAction::SendInterest { face, interest });
+            }
+        }
+    }
+    fn poll_action(&mut self) -> Option<ModuleAction> {
+        self.out.pop()
+    }
+    fn on_control(&mut self, _: Instant, msg: &ControlBody, _: &[Face]) {
+        if let ControlBody::NextHopValue { value, .. } = msg {
+            self.release = *value as usize;
+        }
     }
 }
 
 #[test]
 fn refused_face_falls_back_to_the_next_hop_then_nacks_downstream() {
-    let module = RouterModule::Custom(Box::new(Refuse {
-        refuse: UP1,
-        queue: None,
-        release: 0,
-        data_out: 0,
-    }));
+    let module = RouterModule::Custom(Box::new(refuse(UP1, None)));
     let (mut f, p) = setup(Strategy::BestRoute, module);
     f.handle_interest(Instant(0), DOWN1, interest(p, 1, 7));
     assert!(drain(&mut f, UP1).is_empty());
@@ -260,26 +285,27 @@ fn refused_face_falls_back_to_the_next_hop_then_nacks_downstream() {
     assert_eq!(f.core.counters.rejected, 1);
 }
 
+/// Tells the test module (over the control plane) how many held Interests its next tick
+/// releases.
+fn release(f: &mut Forwarder, now: Instant, n: usize) {
+    let msg = ControlBody::NextHopValue {
+        prefix: NameId(0),
+        face: UP1,
+        value: n as f64,
+    };
+    f.handle_control(now, &msg);
+}
+
 #[test]
-fn queued_interests_wait_for_the_module_and_data_out_is_marked() {
-    let module = RouterModule::Custom(Box::new(Refuse {
-        refuse: FaceId(99),
-        queue: Some(UP1),
-        release: 0,
-        data_out: 0,
-    }));
+fn held_interests_wait_for_the_module_and_data_out_is_marked() {
+    let module = RouterModule::Custom(Box::new(refuse(FaceId(99), Some(UP1))));
     let (mut f, p) = setup(Strategy::BestRoute, module);
     f.handle_interest(Instant(0), DOWN1, interest(p, 1, 7));
     assert!(drain(&mut f, UP1).is_empty());
-    assert_eq!(f.faces()[UP1.0 as usize].interest_queue.len(), 1);
     assert_eq!(f.poll_timeout(), Some(Instant(10_000_000)));
     // from now on the module lets one go: it leaves at the next tick
-    f.core.module = RouterModule::Custom(Box::new(Refuse {
-        refuse: FaceId(99),
-        queue: Some(UP1),
-        release: 1,
-        data_out: 0,
-    }));
+    release(&mut f, Instant(1), 1);
+    assert!(drain(&mut f, UP1).is_empty());
     f.on_timeout(Instant(10_000_000));
     assert_eq!(drain(&mut f, UP1).len(), 1);
     f.handle_data(Instant(20_000_000), UP1, data(p, 1, None));
@@ -291,31 +317,25 @@ fn queued_interests_wait_for_the_module_and_data_out_is_marked() {
 }
 
 #[test]
-fn a_queued_interest_whose_entry_was_replaced_is_not_released() {
-    let hold = |release| {
-        RouterModule::Custom(Box::new(Refuse {
-            refuse: FaceId(99),
-            queue: Some(UP1),
-            release,
-            data_out: 0,
-        }))
-    };
-    let (mut f, p) = setup(Strategy::BestRoute, hold(0));
+fn a_held_interest_whose_entry_was_replaced_is_not_sent() {
+    let module = RouterModule::Custom(Box::new(refuse(FaceId(99), Some(UP1))));
+    let (mut f, p) = setup(Strategy::BestRoute, module);
     f.handle_interest(Instant(0), DOWN1, interest(p, 1, 7));
     // the entry expires while its Interest is held; a new Interest of the same name comes
     f.on_timeout(Instant(1_000_000_000));
     assert!(f.core.pit.is_empty());
     f.handle_interest(Instant(1_000_000_001), DOWN1, interest(p, 1, 8));
-    assert_eq!(f.faces()[UP1.0 as usize].interest_queue.len(), 2);
-    // a budget of one is enough: the stale copy does not use it up
-    f.core.module = hold(1);
+    release(&mut f, Instant(1_000_000_002), 2);
     f.on_timeout(Instant(1_010_000_000));
     // only the transmission the entry waits for leaves: nonce 8, not the stale nonce 7
     match drain(&mut f, UP1)[..] {
         [Packet::Interest(i)] => assert_eq!(i.nonce, 8),
         ref other => panic!("{other:?}"),
     }
-    assert!(f.faces()[UP1.0 as usize].interest_queue.is_empty());
+    // both held copies were released: nothing is left to send
+    release(&mut f, Instant(1_010_000_001), 5);
+    f.on_timeout(Instant(1_020_000_000));
+    assert!(drain(&mut f, UP1).is_empty());
 }
 
 #[test]
@@ -338,4 +358,125 @@ fn weighted_multipath_follows_the_weights() {
     let sent1 = drain(&mut f, UP1).len() as u64 + f.faces()[UP1.0 as usize].counters.drops;
     let frac = sent1 as f64 / 4000.0;
     assert!((frac - 0.75).abs() < 0.03, "{frac}");
+}
+
+/// A queue discipline in a module: refuses Interests at enqueue beyond two waiting, marks Data
+/// that waited at least 1 ms at dequeue, and wakes itself every 5 ms.
+#[derive(Debug, Default)]
+struct Qdisc {
+    wakes: Vec<Instant>,
+    sojourns: Vec<Duration>,
+}
+
+impl RouterHooks for Qdisc {
+    fn on_enqueue(&mut self, _: Instant, face: FaceId, p: &mut Packet, faces: &[Face]) -> bool {
+        let waiting = faces[face.0 as usize]
+            .occupancy(crate::packet::PacketType::Interest)
+            .0;
+        !matches!(p, Packet::Interest(_)) || waiting < 2
+    }
+    fn on_dequeue(&mut self, _: Instant, _: FaceId, p: &mut Packet, sojourn: Duration, _: &[Face]) {
+        self.sojourns.push(sojourn);
+        if let Packet::Data(d) = p {
+            d.ext.mark = sojourn >= Duration::from_millis(1);
+        }
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        Some(Instant(5_000_000 * (self.wakes.len() as u64 + 1)))
+    }
+    fn on_timeout(&mut self, now: Instant, _: &[Face]) {
+        self.wakes.push(now);
+    }
+    fn gauge_names(&self) -> &'static [&'static str] {
+        &["wakes"]
+    }
+    fn face_gauges(&mut self, _: Instant, _: FaceId, out: &mut [f64]) {
+        out[0] = self.wakes.len() as f64;
+    }
+}
+
+#[test]
+fn a_module_is_a_queue_discipline_with_its_own_timers() {
+    let (mut f, p) = setup(
+        Strategy::BestRoute,
+        RouterModule::Custom(Box::<Qdisc>::default()),
+    );
+    for seq in 0..4 {
+        f.handle_interest(Instant(0), DOWN1, interest(p, seq, seq as u32));
+    }
+    // two Interests wait on UP1; the enqueue step refused the other two (counted as drops)
+    assert_eq!(f.faces()[UP1.0 as usize].counters.drops, 2);
+    assert_eq!(
+        f.faces()[UP1.0 as usize]
+            .occupancy(crate::packet::PacketType::Interest)
+            .0,
+        2
+    );
+    // the module's timer
+    assert_eq!(f.poll_timeout(), Some(Instant(5_000_000)));
+    f.on_timeout(Instant(5_000_000));
+    assert_eq!(f.poll_timeout(), Some(Instant(10_000_000)));
+    // two Data queue on DOWN1 at t = 1 ms; the one that leaves at 1.5 ms is unmarked
+    // (0.5 ms), the one that leaves at 2.5 ms marked (1.5 ms), and counted
+    f.handle_data(Instant(1_000_000), UP1, data(p, 0, None));
+    f.handle_data(Instant(1_000_000), UP1, data(p, 1, None));
+    let first = f.poll_transmit(Instant(1_500_000), DOWN1);
+    let second = f.poll_transmit(Instant(2_500_000), DOWN1);
+    match (first, second) {
+        (Some(Packet::Data(a)), Some(Packet::Data(b))) => assert!(!a.ext.mark && b.ext.mark),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(f.faces()[DOWN1.0 as usize].counters.marks, 1);
+    let mut g = [f64::NAN];
+    f.core.module.face_gauges(Instant(0), DOWN1, &mut g);
+    assert_eq!(g, [1.0]);
+}
+
+/// A stateful strategy: counts its triggers and moves weight away from a face that drops.
+#[derive(Debug, Default)]
+struct Counting {
+    data: u32,
+    dropped: u32,
+}
+
+impl StrategyHooks for Counting {
+    fn after_receive_interest(&mut self, core: &mut FwCore, now: Instant, name: Name, _: FaceId) {
+        let hops = core.nexthops(name);
+        let best = hops
+            .iter()
+            .max_by(|a, b| a.weight.total_cmp(&b.weight))
+            .expect("a next hop");
+        core.send_interest(now, name, best.face);
+    }
+    fn after_receive_data(&mut self, _: &mut FwCore, _: Instant, _: Name, _: FaceId, _: &Data) {
+        self.data += 1;
+    }
+    fn on_dropped_interest(&mut self, core: &mut FwCore, _: Instant, face: FaceId, i: &Interest) {
+        self.dropped += 1;
+        assert!(core.set_nexthop_weight(i.name, face, 0.0));
+    }
+}
+
+#[test]
+fn a_stateful_strategy_gets_data_and_drops_and_sets_weights() {
+    let (mut f, p) = setup(
+        Strategy::Custom(Box::<Counting>::default()),
+        RouterModule::None,
+    );
+    f.core.fib.set_weight(p, UP1, 2.0);
+    f.core.fib.set_weight(p, UP2, 1.0);
+    // UP1's 100-packet queue overflows at the 101st Interest: the strategy moves to UP2
+    for seq in 0..103 {
+        f.handle_interest(Instant(0), DOWN1, interest(p, seq, seq as u32));
+    }
+    assert_eq!(f.faces()[UP1.0 as usize].queue_len(), 100);
+    assert_eq!(f.faces()[UP2.0 as usize].queue_len(), 2);
+    f.handle_data(Instant(1), UP1, data(p, 0, None));
+    match &f.strategy {
+        Strategy::Custom(s) => {
+            let s = format!("{s:?}");
+            assert!(s.contains("data: 1") && s.contains("dropped: 1"), "{s}");
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -320,9 +320,15 @@ impl RouterHooks for MirccRouter {
         }
     }
 
-    fn face_gauges(&mut self, now: Instant, face: FaceId) -> Option<(f64, f64)> {
-        let link = self.links.get_mut(face.0 as usize)?.as_mut()?;
-        Some((link.laws[0].rate, link.bucket.level(now)))
+    /// The upstream link's (primary) rate R (Interests/s) and policing bucket level (tokens).
+    fn gauge_names(&self) -> &'static [&'static str] {
+        &["rate", "bucket"]
+    }
+    fn face_gauges(&mut self, now: Instant, face: FaceId, out: &mut [f64]) {
+        if let Some(Some(link)) = self.links.get_mut(face.0 as usize) {
+            out[0] = link.laws[0].rate;
+            out[1] = link.bucket.level(now);
+        }
     }
 }
 

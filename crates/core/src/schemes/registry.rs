@@ -18,12 +18,13 @@ use super::RouterHooks;
 use crate::app::controller::{
     CongestionController, ConstantRate, DataSignal, FixedWindow, Loss, NackSignal, Target,
 };
+use crate::control::ControlBody;
 use crate::face::{Face, FaceId};
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::name::NameId;
-use crate::packet::{Data, Interest, Nack};
+use crate::packet::{Data, Interest, Nack, Packet};
 use crate::rng::RngStream;
-use crate::schemes::{mircc, sf, InterestVerdict};
+use crate::schemes::{mircc, sf, InterestVerdict, ModuleAction};
 use crate::time::{Duration, Instant, PacketRate};
 use serde::{Deserialize, Serialize};
 
@@ -268,8 +269,37 @@ impl RouterModule {
             h.on_nack_in(now, face, prefix, nack, sent, faces)
         }
     }
-    pub fn face_gauges(&mut self, now: Instant, face: FaceId) -> Option<(f64, f64)> {
-        self.hooks_mut().and_then(|h| h.face_gauges(now, face))
+    pub fn on_enqueue(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        p: &mut Packet,
+        faces: &[Face],
+    ) -> bool {
+        match self.hooks_mut() {
+            Some(h) => h.on_enqueue(now, face, p, faces),
+            None => true,
+        }
+    }
+    pub fn on_dequeue(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        p: &mut Packet,
+        sojourn: Duration,
+        faces: &[Face],
+    ) {
+        if let Some(h) = self.hooks_mut() {
+            h.on_dequeue(now, face, p, sojourn, faces)
+        }
+    }
+    pub fn gauge_names(&self) -> &'static [&'static str] {
+        self.hooks().map_or(&[], |h| h.gauge_names())
+    }
+    pub fn face_gauges(&mut self, now: Instant, face: FaceId, out: &mut [f64]) {
+        if let Some(h) = self.hooks_mut() {
+            h.face_gauges(now, face, out)
+        }
     }
     pub fn tick_interval(&self) -> Option<Duration> {
         self.hooks().and_then(|h| h.tick_interval())
@@ -279,17 +309,21 @@ impl RouterModule {
             h.on_tick(now, faces)
         }
     }
-    pub fn release_interests(
-        &mut self,
-        now: Instant,
-        face: FaceId,
-        queued: usize,
-        faces: &[Face],
-    ) -> usize {
-        match self.hooks_mut() {
-            Some(h) => h.release_interests(now, face, queued, faces).min(queued),
-            None => queued,
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.hooks().and_then(|h| h.poll_timeout())
+    }
+    pub fn on_timeout(&mut self, now: Instant, faces: &[Face]) {
+        if let Some(h) = self.hooks_mut() {
+            h.on_timeout(now, faces)
         }
+    }
+    pub fn on_control(&mut self, now: Instant, msg: &ControlBody, faces: &[Face]) {
+        if let Some(h) = self.hooks_mut() {
+            h.on_control(now, msg, faces)
+        }
+    }
+    pub fn poll_action(&mut self) -> Option<ModuleAction> {
+        self.hooks_mut().and_then(|h| h.poll_action())
     }
 }
 

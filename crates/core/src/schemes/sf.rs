@@ -247,9 +247,15 @@ impl RouterHooks for SfRouter {
         self.each(face, prefix, |l| l.decrease(now, sent));
     }
 
-    fn face_gauges(&mut self, now: Instant, face: FaceId) -> Option<(f64, f64)> {
-        let l = self.faces.get_mut(face.0 as usize)?.as_mut()?;
-        Some((l.aimd.rate, l.bucket.level(now)))
+    /// The face's limiter: its rate limit r_f (Interests/s) and bucket level (tokens).
+    fn gauge_names(&self) -> &'static [&'static str] {
+        &["rate", "bucket"]
+    }
+    fn face_gauges(&mut self, now: Instant, face: FaceId, out: &mut [f64]) {
+        if let Some(Some(l)) = self.faces.get_mut(face.0 as usize) {
+            out[0] = l.aimd.rate;
+            out[1] = l.bucket.level(now);
+        }
     }
 }
 
@@ -344,6 +350,13 @@ impl RouterScheme for SfRouter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Gauge `k` (0: rate, 1: bucket) of `face`.
+    fn gauge(r: &mut impl RouterHooks, now: Instant, face: FaceId, k: usize) -> f64 {
+        let mut out = [f64::NAN; 2];
+        r.face_gauges(now, face, &mut out);
+        out[k]
+    }
     use crate::face::{FaceKind, QueueLimit};
     use crate::name::Name;
     use crate::rng::StreamKind;
@@ -385,7 +398,7 @@ mod tests {
             );
         }
         // line rate 10 Mb/s / 10 000 bit = 1000/s
-        assert_eq!(r.face_gauges(t, FaceId(0)).unwrap().0, 1000.0);
+        assert_eq!(gauge(&mut r, t, FaceId(0), 0), 1000.0);
     }
 
     #[test]
@@ -403,7 +416,7 @@ mod tests {
             size: 44,
         };
         r.on_nack_in(t, FaceId(0), NameId(1), &nack, t, &f);
-        assert_eq!(r.face_gauges(t, FaceId(0)).unwrap().0, 100.0);
+        assert_eq!(gauge(&mut r, t, FaceId(0), 0), 100.0);
         let mut d = Data {
             name: Name::new(NameId(1), 0),
             payload: 1250,
@@ -413,7 +426,7 @@ mod tests {
             ext: Default::default(),
         };
         r.on_data_in(t, FaceId(0), NameId(1), &mut d, Some(t), &f);
-        assert_eq!(r.face_gauges(t, FaceId(0)).unwrap().0, 101.0);
+        assert_eq!(gauge(&mut r, t, FaceId(0), 0), 101.0);
     }
 
     #[test]

@@ -138,7 +138,7 @@ impl<'a> World<'a> {
     fn start_tx(&mut self, d: u32) {
         let l = &mut self.links[d as usize];
         let node = &mut self.nodes[l.from as usize];
-        let Some(p) = node.poll_transmit(l.from_face) else {
+        let Some(p) = node.poll_transmit(self.now, l.from_face) else {
             return;
         };
         let more = node.fwd.faces()[l.from_face.0 as usize].queue_len() > 0;

@@ -5,6 +5,8 @@ use crate::output::{Column, Table};
 use ndncc_core::app::App;
 use ndncc_core::face::FaceCounters;
 use ndncc_core::forwarder::NodeCounters;
+use ndncc_core::schemes::RouterModule;
+use ndncc_core::{FaceId, Instant};
 
 /// Time-series accumulation: cumulative counters at the previous sample, and the rows so far.
 #[derive(Default)]
@@ -13,8 +15,69 @@ pub(super) struct Series {
     prev_node: Vec<(NodeCounters, u64, u64)>,
     prev_app: Vec<ndncc_core::app::ConsumerStats>,
     app: Cols<12>,
-    face: Cols<27>,
+    face: Cols<25>,
     node: Cols<9>,
+    /// The router modules' named face gauges: columns `scheme_<name>`, in the order the nodes
+    /// first declare them, one value per face row (NaN where a module keeps none).
+    gauges: FaceGauges,
+}
+
+/// Named gauge columns of the face table.
+#[derive(Default)]
+struct FaceGauges {
+    names: Vec<&'static str>,
+    /// Per node: for each of its module's gauges, its column.
+    columns_of: Vec<Vec<usize>>,
+    values: Vec<Vec<f64>>,
+    scratch: Vec<f64>,
+}
+
+impl FaceGauges {
+    /// Learns every node's gauge names (once).
+    fn declare(&mut self, nodes: &[ndncc_core::Node]) {
+        for node in nodes {
+            let cols = node
+                .fwd
+                .core
+                .module
+                .gauge_names()
+                .iter()
+                .map(|n| match self.names.iter().position(|m| m == n) {
+                    Some(c) => c,
+                    None => {
+                        self.names.push(n);
+                        self.names.len() - 1
+                    }
+                })
+                .collect();
+            self.columns_of.push(cols);
+        }
+        self.values = vec![Vec::new(); self.names.len()];
+    }
+
+    /// Appends one face row: the module's gauges of `face` where it has them, NaN elsewhere.
+    fn push(&mut self, node: usize, module: &mut RouterModule, now: Instant, face: FaceId) {
+        let cols = &self.columns_of[node];
+        self.scratch.clear();
+        self.scratch.resize(cols.len(), f64::NAN);
+        if !cols.is_empty() {
+            module.face_gauges(now, face, &mut self.scratch);
+        }
+        for (c, column) in self.values.iter_mut().enumerate() {
+            let v = cols
+                .iter()
+                .position(|&k| k == c)
+                .map_or(f64::NAN, |k| self.scratch[k]);
+            column.push(v);
+        }
+    }
+
+    fn into_columns(self) -> impl Iterator<Item = (String, Column)> {
+        self.names
+            .into_iter()
+            .zip(self.values)
+            .map(|(n, v)| (format!("scheme_{n}"), Column::F64(v)))
+    }
 }
 
 /// Row-major accumulation of numeric columns, all stored as f64 or u64 per column kind.
@@ -70,6 +133,7 @@ impl<'a> World<'a> {
                 .map(|n| vec![FaceCounters::default(); n.fwd.faces().len()])
                 .collect();
             s.prev_node = vec![(NodeCounters::default(), 0, 0); self.nodes.len()];
+            s.gauges.declare(&self.nodes);
         }
         for (ni, node) in self.nodes.iter_mut().enumerate() {
             let core = &mut node.fwd.core;
@@ -107,9 +171,7 @@ impl<'a> World<'a> {
                 for (k, v) in diffs.into_iter().enumerate() {
                     f.u[3 + k].push(v);
                 }
-                let gauges = core.module.face_gauges(self.now, face.id);
-                f.f[25].push(gauges.map_or(f64::NAN, |g| g.0));
-                f.f[26].push(gauges.map_or(f64::NAN, |g| g.1));
+                s.gauges.push(ni, &mut core.module, self.now, face.id);
                 face.window_max_pkts = face.queue_len() as u64;
                 s.prev_face[ni][fi] = c;
             }
@@ -175,10 +237,9 @@ impl<'a> World<'a> {
             ("queue_pkts", 'u'),
             ("queue_bytes", 'u'),
             ("queue_max_pkts", 'u'),
-            ("scheme_rate", 'f'),
-            ("scheme_bucket", 'f'),
         ];
-        let face = make_table(s.face, &face_cols);
+        let mut face = make_table(s.face, &face_cols);
+        face.columns.extend(s.gauges.into_columns());
         let node = make_table(
             s.node,
             &[
