@@ -16,7 +16,7 @@ mod world;
 
 pub use output::{Column, SimOutput, Table};
 pub use spec::{ScenarioSpec, SpecError};
-pub use world::{run, RunOptions, SimError};
+pub use world::{run, run_with, ControlLink, Parts, RunOptions, SimError};
 
 /// A name prefix must be a URI starting with `/`.
 pub(crate) fn check_prefix(p: &str) -> Result<(), String> {

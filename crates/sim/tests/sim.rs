@@ -361,3 +361,143 @@ fn send_loops_on_a_coarse_clock_rmc_holds_the_rate_rfc3448_without_bursts_does_n
     assert!(no_burst < 0.1 * 20_000.0, "no burst {no_burst}");
     assert!(burst > 0.9 * 20_000.0, "burst {burst}");
 }
+
+mod control_plane {
+    use super::*;
+    use ndncc_core::control::{ControlBody, ControlMessage, ControllerComponent};
+    use ndncc_core::face::{Face, FaceId};
+    use ndncc_core::schemes::{ModuleAction, RouterHooks};
+    use ndncc_core::{Duration, Instant, NameId};
+    use ndncc_sim::{run_with, ControlLink, Parts};
+    use std::sync::{Arc, Mutex};
+
+    type Log = Arc<Mutex<Vec<(&'static str, u64, f64)>>>;
+
+    /// Reports its Data out counter to its controller every 100 ms; logs what comes back.
+    #[derive(Debug)]
+    struct Reporter {
+        log: Log,
+        next: Instant,
+        out: Vec<ModuleAction>,
+    }
+
+    impl RouterHooks for Reporter {
+        fn poll_timeout(&self) -> Option<Instant> {
+            Some(self.next)
+        }
+        fn on_timeout(&mut self, now: Instant, faces: &[Face]) {
+            if now < self.next {
+                return;
+            }
+            self.next = now + Duration::from_millis(100);
+            let sent = faces[0].counters.out_pkts[1] as f64;
+            self.log.lock().unwrap().push(("report", now.0, sent));
+            self.out
+                .push(ModuleAction::Control(ControlBody::FaceReport {
+                    face: FaceId(0),
+                    values: vec![("data_out", sent)],
+                }));
+        }
+        fn poll_action(&mut self) -> Option<ModuleAction> {
+            self.out.pop()
+        }
+        fn on_control(&mut self, now: Instant, msg: &ControlBody, _: &[Face]) {
+            if let ControlBody::NextHopValue { value, .. } = msg {
+                self.log.lock().unwrap().push(("reply", now.0, *value));
+            }
+        }
+    }
+
+    /// Answers every report with the number of reports so far.
+    #[derive(Debug)]
+    struct Counter {
+        log: Log,
+        seen: u32,
+        out: Vec<ControlMessage>,
+    }
+
+    impl ControllerComponent for Counter {
+        fn handle_message(&mut self, now: Instant, msg: &ControlMessage) {
+            self.seen += 1;
+            self.log
+                .lock()
+                .unwrap()
+                .push(("heard", now.0, msg.node as f64));
+            self.out.push(ControlMessage {
+                node: msg.node,
+                body: ControlBody::NextHopValue {
+                    prefix: NameId(0),
+                    face: FaceId(0),
+                    value: f64::from(self.seen),
+                },
+            });
+        }
+        fn poll_message(&mut self) -> Option<ControlMessage> {
+            self.out.pop()
+        }
+    }
+
+    /// A module on R1 reports every 100 ms over a 7 ms control link; the controller hears each
+    /// report 7 ms later and the module gets the answer another 7 ms later.
+    #[test]
+    fn messages_cross_control_links_with_their_delay() {
+        let spec = line([10_000_000; 3], 5 * MS, 100.0, S);
+        let log: Log = Arc::default();
+        let parts = Parts {
+            modules: vec![(
+                1,
+                Box::new(Reporter {
+                    log: log.clone(),
+                    next: Instant(100 * MS),
+                    out: Vec::new(),
+                }),
+            )],
+            controllers: vec![Box::new(Counter {
+                log: log.clone(),
+                seen: 0,
+                out: Vec::new(),
+            })],
+            control_links: vec![ControlLink {
+                node: 1,
+                controller: 0,
+                delay: Duration::from_millis(7),
+            }],
+        };
+        let out = run_with(&spec, &RunOptions::default(), parts, &mut |_| true).unwrap();
+        let log = log.lock().unwrap().clone();
+        let at =
+            |what: &str| -> Vec<u64> { log.iter().filter(|e| e.0 == what).map(|e| e.1).collect() };
+        let reports = at("report");
+        assert_eq!(reports.len(), 9, "at 0.1, 0.2, … 0.9 s");
+        let heard: Vec<u64> = reports.iter().map(|t| t + 7 * MS).collect();
+        assert_eq!(at("heard"), heard);
+        let replies: Vec<u64> = reports.iter().map(|t| t + 14 * MS).collect();
+        assert_eq!(at("reply"), replies);
+        let values: Vec<f64> = log.iter().filter(|e| e.0 == "reply").map(|e| e.2).collect();
+        assert_eq!(values, (1..=9).map(f64::from).collect::<Vec<_>>());
+        assert!(
+            log.iter().any(|e| e.0 == "report" && e.2 > 0.0),
+            "Data went through R1"
+        );
+        // a run without the parts has no control events: the same traffic, fewer events
+        let plain = go(&spec);
+        assert_eq!(
+            out.summary.apps[0].data_received,
+            plain.summary.apps[0].data_received
+        );
+    }
+
+    #[test]
+    fn a_control_link_to_a_missing_node_is_an_error() {
+        let spec = line([10_000_000; 3], 5 * MS, 100.0, S);
+        let parts = Parts {
+            control_links: vec![ControlLink {
+                node: 9,
+                controller: 0,
+                delay: Duration::ZERO,
+            }],
+            ..Default::default()
+        };
+        assert!(run_with(&spec, &RunOptions::default(), parts, &mut |_| true).is_err());
+    }
+}

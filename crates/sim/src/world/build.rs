@@ -1,8 +1,9 @@
 //! Building the world: nodes, faces, links, routes and apps from the resolved spec.
 
+use super::control::ControlPlane;
 use super::events::LinkDir;
 use super::sample::Series;
-use super::{AppLoc, World};
+use super::{AppLoc, Parts, World};
 use crate::spec::{
     AppKind, ClockSpec, EngineSpec, GapDistSpec, QueueSpec, ScenarioSpec, SpecError, WaitSpec,
 };
@@ -144,8 +145,17 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
 }
 
 impl<'a> World<'a> {
-    pub(super) fn build(spec: &'a ScenarioSpec) -> Result<Self, SpecError> {
+    pub(super) fn build(spec: &'a ScenarioSpec, parts: Parts) -> Result<Self, SpecError> {
         spec.check()?;
+        let mut custom: Vec<Option<RouterModule>> = (0..spec.nodes.len()).map(|_| None).collect();
+        for (n, m) in parts.modules {
+            let slot = custom
+                .get_mut(n)
+                .ok_or_else(|| SpecError(format!("custom module for node {n}: no such node")))?;
+            *slot = Some(RouterModule::Custom(m));
+        }
+        let control = ControlPlane::new(spec.nodes.len(), parts.controllers, &parts.control_links)
+            .map_err(SpecError)?;
         let mut names = NameTable::new();
         for r in &spec.routes {
             names.intern(&r.prefix);
@@ -165,7 +175,9 @@ impl<'a> World<'a> {
             };
             let key = name_key(&[&n.name]);
             let rng = RngStream::new(spec.seed, spec.run, StreamKind::Node, key);
-            let module = router_module(spec, n);
+            let module = custom[nodes.len()]
+                .take()
+                .unwrap_or_else(|| router_module(spec, n));
             nodes.push(Node::new(Forwarder::new(names.clone(), cfg, module, rng)));
         }
         let mut links = Vec::with_capacity(2 * spec.links.len());
@@ -228,6 +240,7 @@ impl<'a> World<'a> {
             spec,
             nodes,
             links,
+            control,
             face_dir,
             apps,
             events: BinaryHeap::new(),

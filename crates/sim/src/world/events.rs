@@ -57,6 +57,9 @@ pub(super) enum EventKind {
     Arrive,
     NodeTimer,
     Sample,
+    /// A control message arrives (its index in the control plane).
+    Control,
+    ControllerTimer,
 }
 
 /// An event, ordered by `key` = (time << 64) | seq alone: ties run in scheduling order, and
@@ -93,7 +96,7 @@ impl Ord for Event {
 }
 
 impl<'a> World<'a> {
-    fn schedule(&mut self, at: Instant, kind: EventKind, idx: u32) {
+    pub(super) fn schedule(&mut self, at: Instant, kind: EventKind, idx: u32) {
         self.seq += 1;
         self.events.push(Event {
             key: (u128::from(at.0) << 64) | u128::from(self.seq),
@@ -103,7 +106,8 @@ impl<'a> World<'a> {
     }
 
     /// After a node acted: start idle links it has packets for, and keep its timer current.
-    fn after_node(&mut self, n: u32) {
+    pub(super) fn after_node(&mut self, n: u32) {
+        self.node_control_out(n);
         let node = &mut self.nodes[n as usize];
         node.take_ready(&mut self.ready);
         let mut ready = std::mem::take(&mut self.ready);
@@ -186,6 +190,8 @@ impl<'a> World<'a> {
                 self.nodes[idx as usize].on_timeout(self.now);
                 self.after_node(idx);
             }
+            EventKind::Control => self.control_arrive(idx),
+            EventKind::ControllerTimer => self.controller_timer(idx),
             EventKind::Sample => {
                 self.sample();
                 let next = self.now + Duration(self.spec.trace.bin_ns);
@@ -201,6 +207,7 @@ impl<'a> World<'a> {
         for n in 0..self.nodes.len() as u32 {
             self.after_node(n);
         }
+        self.start_controllers();
         if opts.tables && self.spec.trace.bin_ns < self.spec.duration_ns {
             self.schedule(Instant(self.spec.trace.bin_ns), EventKind::Sample, 0);
         }

@@ -3,16 +3,22 @@
 //! * `build` — nodes, faces, links, routes and apps from the resolved spec;
 //! * `events` — the event queue, links (serialization, propagation, loss) and the loop;
 //! * `sample` — the time-series tables, sampled every trace bin;
-//! * `report` — the summary and the metadata of faces and apps.
+//! * `report` — the summary and the metadata of faces and apps;
+//! * `control` — controller components and the control links that join them to nodes.
 
 mod build;
+mod control;
 mod events;
 mod report;
 mod sample;
 
 use crate::output::SimOutput;
 use crate::spec::{ScenarioSpec, SpecError};
+pub use control::ControlLink;
+use control::ControlPlane;
 use events::{Event, LinkDir};
+use ndncc_core::control::ControllerComponent;
+use ndncc_core::schemes::RouterHooks;
 use ndncc_core::{FaceId, Instant, Node};
 use sample::Series;
 use std::collections::BinaryHeap;
@@ -33,6 +39,17 @@ impl Default for RunOptions {
             progress_every: 1 << 16,
         }
     }
+}
+
+/// Parts of a run given as code rather than by the scenario: router modules of your own for some
+/// nodes (replacing the scenario's), and controller components with their control links. For
+/// experiments and tests in Rust ([`run_with`]).
+#[derive(Default)]
+pub struct Parts {
+    /// (node index, module).
+    pub modules: Vec<(usize, Box<dyn RouterHooks + Send>)>,
+    pub controllers: Vec<Box<dyn ControllerComponent + Send>>,
+    pub control_links: Vec<ControlLink>,
 }
 
 /// Where a global app index lives.
@@ -58,6 +75,7 @@ struct World<'a> {
     packet_hops: u64,
     link_losses: u64,
     series: Series,
+    control: ControlPlane,
 }
 
 /// Why a run produced no output.
@@ -92,7 +110,17 @@ pub fn run(
     opts: &RunOptions,
     progress: &mut dyn FnMut(f64) -> bool,
 ) -> Result<SimOutput, SimError> {
-    let mut w = World::build(spec)?;
+    run_with(spec, opts, Parts::default(), progress)
+}
+
+/// [`run`] with parts given as code ([`Parts`]).
+pub fn run_with(
+    spec: &ScenarioSpec,
+    opts: &RunOptions,
+    parts: Parts,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> Result<SimOutput, SimError> {
+    let mut w = World::build(spec, parts)?;
     if !w.run(opts, progress) {
         return Err(SimError::Interrupted);
     }
