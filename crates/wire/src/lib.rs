@@ -24,10 +24,14 @@
     )
 )]
 
+pub mod data;
 pub mod error;
+pub mod interest;
 pub mod name;
 pub mod tlv;
 pub mod tt;
 
+pub use data::{Data, DataView, Signature};
 pub use error::{Error, Result};
+pub use interest::{Interest, InterestView};
 pub use name::{Component, ComponentView, Name, NameView};
