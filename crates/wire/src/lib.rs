@@ -27,11 +27,16 @@
 pub mod data;
 pub mod error;
 pub mod interest;
+pub mod lp;
 pub mod name;
+pub mod packet;
+pub mod reassembly;
 pub mod tlv;
 pub mod tt;
 
 pub use data::{Data, DataView, Signature};
 pub use error::{Error, Result};
 pub use interest::{Interest, InterestView};
+pub use lp::{ExtTypes, LpExt, LpPacket, LpPacketView, Nack, NackReason};
 pub use name::{Component, ComponentView, Name, NameView};
+pub use packet::{Frame, NetPacket};
