@@ -21,6 +21,8 @@ pub struct DataView<'a> {
     /// The whole Data element.
     pub wire: &'a [u8],
     pub name: NameView<'a>,
+    /// True when a MetaInfo element is present (possibly empty, as python-ndn sends it).
+    pub has_meta_info: bool,
     /// ContentType; absent means 0 (Blob).
     pub content_type: Option<u64>,
     /// FreshnessPeriod in ms; absent means 0.
@@ -103,6 +105,7 @@ impl<'a> DataView<'a> {
         Ok(DataView {
             wire: outer.wire,
             name,
+            has_meta_info: meta.is_some(),
             content_type,
             freshness,
             final_block_id,
@@ -137,9 +140,11 @@ impl<'a> DataView<'a> {
     pub fn to_owned(&self) -> Data {
         Data {
             name: self.name.to_owned(),
-            content_type: self.content_type,
-            freshness: self.freshness,
-            final_block_id: self.final_block_id.map(|c| c.to_owned()),
+            meta: self.has_meta_info.then(|| MetaInfo {
+                content_type: self.content_type,
+                freshness: self.freshness,
+                final_block_id: self.final_block_id.map(|c| c.to_owned()),
+            }),
             content: self.content.map(<[u8]>::to_vec),
             signature: if self.signature_type == tt::SIGNATURE_DIGEST_SHA256
                 && self.key_locator.is_none()
@@ -156,9 +161,9 @@ impl<'a> DataView<'a> {
     }
 }
 
-type MetaInfo<'a> = (Option<u64>, Option<u64>, Option<ComponentView<'a>>);
+type MetaFields<'a> = (Option<u64>, Option<u64>, Option<ComponentView<'a>>);
 
-fn decode_meta_info(meta: Element<'_>) -> Result<MetaInfo<'_>> {
+fn decode_meta_info(meta: Element<'_>) -> Result<MetaFields<'_>> {
     let mut order = Order::default();
     let (mut ct, mut fresh, mut fbi) = (None, None, None);
     for e in meta.children() {
@@ -221,14 +226,22 @@ pub enum Signature {
     Raw { info: Vec<u8>, value: Vec<u8> },
 }
 
+/// MetaInfo fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MetaInfo {
+    /// ContentType; absent means 0 (Blob).
+    pub content_type: Option<u64>,
+    /// FreshnessPeriod in ms; absent means 0.
+    pub freshness: Option<u64>,
+    pub final_block_id: Option<Component>,
+}
+
 /// An owned Data packet, for encoding.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Data {
     pub name: Name,
-    pub content_type: Option<u64>,
-    /// FreshnessPeriod in ms.
-    pub freshness: Option<u64>,
-    pub final_block_id: Option<Component>,
+    /// `Some` writes a MetaInfo element, even an empty one.
+    pub meta: Option<MetaInfo>,
     pub content: Option<Vec<u8>>,
     pub signature: Signature,
 }
@@ -257,18 +270,15 @@ impl Data {
         tlv::write_nested(buf, tt::DATA, |b| {
             let start = b.len();
             self.name.encode(b);
-            if self.content_type.is_some()
-                || self.freshness.is_some()
-                || self.final_block_id.is_some()
-            {
+            if let Some(meta) = &self.meta {
                 tlv::write_nested(b, tt::META_INFO, |m| {
-                    if let Some(ct) = self.content_type {
+                    if let Some(ct) = meta.content_type {
                         tlv::write_nonneg_tlv(m, tt::CONTENT_TYPE, ct);
                     }
-                    if let Some(f) = self.freshness {
+                    if let Some(f) = meta.freshness {
                         tlv::write_nonneg_tlv(m, tt::FRESHNESS_PERIOD, f);
                     }
-                    if let Some(c) = &self.final_block_id {
+                    if let Some(c) = &meta.final_block_id {
                         tlv::write_nested(m, tt::FINAL_BLOCK_ID, |x| c.encode(x));
                     }
                 });
@@ -301,9 +311,11 @@ mod tests {
     fn digest_signed_round_trip() {
         let d = Data {
             name: Name::from_uri("/a/b/seg=3").unwrap(),
-            content_type: Some(0),
-            freshness: Some(4000),
-            final_block_id: Some(Component::segment(9)),
+            meta: Some(MetaInfo {
+                content_type: Some(0),
+                freshness: Some(4000),
+                final_block_id: Some(Component::segment(9)),
+            }),
             content: Some(b"hello".to_vec()),
             signature: Signature::DigestSha256,
         };

@@ -34,7 +34,7 @@ pub mod reassembly;
 pub mod tlv;
 pub mod tt;
 
-pub use data::{Data, DataView, Signature};
+pub use data::{Data, DataView, MetaInfo, Signature};
 pub use error::{Error, Result};
 pub use interest::{Interest, InterestView};
 pub use lp::{ExtTypes, LpExt, LpPacket, LpPacketView, Nack, NackReason};
