@@ -12,7 +12,10 @@ import pathlib
 from ndn.encoding import Name, parse_data, parse_interest
 from ndn.encoding.ndnlp_v2 import parse_lp_packet_v2
 
-rows = [json.loads(line) for line in pathlib.Path(__file__).with_name("ours.jsonl").read_text().splitlines()]
+rows = [
+    json.loads(line)
+    for line in pathlib.Path(__file__).with_name("ours.jsonl").read_text().splitlines()
+]
 
 
 def covered(parts):
@@ -26,13 +29,17 @@ for row in rows:
         name, param, app_param, sig = parse_interest(wire)
         assert Name.to_str(name).startswith(row["desc"]), (Name.to_str(name), row)
         if app_param is not None:
-            assert hashlib.sha256(covered(sig.digest_covered_part)).digest() == bytes(sig.digest_value_buf)
+            assert hashlib.sha256(covered(sig.digest_covered_part)).digest() == bytes(
+                sig.digest_value_buf
+            )
         print("ok interest", Name.to_str(name), param)
     elif kind == "data":
         name, meta, content, sig = parse_data(wire)
         assert Name.to_str(name) == row["desc"]
         assert sig.signature_info.signature_type == 0
-        assert hashlib.sha256(covered(sig.signature_covered_part)).digest() == bytes(sig.signature_value_buf)
+        assert hashlib.sha256(covered(sig.signature_covered_part)).digest() == bytes(
+            sig.signature_value_buf
+        )
         print("ok data", Name.to_str(name), meta, bytes(content))
     else:
         lp = parse_lp_packet_v2(wire)
