@@ -187,6 +187,7 @@ class _Resolver(_SettingsReader, _TopologyReader, _SchemeReader, _AppReader, _Ro
         for app in self.apps:
             if app.kind == "consumer":
                 self.check_consumer(app, producers, component, mode, static)
+        self.default_data_sizes()
         self.warn_isolated()
         self.check_table_size()
 

@@ -38,7 +38,7 @@ use crate::mechanisms::token_bucket::OutstandingBucket;
 use crate::name::NameId;
 use crate::packet::{Data, Interest, NackReason};
 use crate::rng::RngStream;
-use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig};
+use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig, FALLBACK_DATA_SIZE};
 use crate::schemes::registry::{ControllerScheme, RouterScheme, TargetKind};
 use crate::schemes::{InterestVerdict, RouterHooks};
 use crate::time::{Duration, Instant, PacketRate};
@@ -61,8 +61,11 @@ crate::scheme_config! {
         /// D: depth of the policing bucket in Interests (seed 000: 200); an Interest needs one
         /// free token.
         depth: f64 = 200.0, Kind::number(1.0), "Interests";
-        /// Data wire size turning a face's bandwidth into C (Data packets/s).
-        data_size: u32 = 1250, Kind::PACKET_SIZE, "bytes";
+        /// Data wire size that turns a face's bandwidth into C (Data packets/s);
+        /// "producers" = the Data the scenario's producers send (payload + `[packets]
+        /// data_overhead`; the largest, with a warning, when they differ), filled in by the
+        /// scenario resolver (1250 B in a hand-written spec without it).
+        data_size: Option<u32> = None, Kind::DATA_SIZE_OR_PRODUCERS, "bytes";
         /// R of a new link; "capacity" = C [OPEN].
         initial_rate: Option<f64> = None, Kind::RateOr { word: "capacity" }, "Interests/s";
         /// d before the first RTT sample [OPEN; 100 ms].
@@ -198,7 +201,7 @@ impl MirccRouter {
             self.links.resize_with(i + 1, || None);
         }
         if self.links[i].is_none() {
-            let capacity = bw.packets_per_sec(self.cfg.data_size);
+            let capacity = bw.packets_per_sec(self.cfg.data_size.unwrap_or(FALLBACK_DATA_SIZE));
             let rate = self.cfg.initial_rate.unwrap_or(capacity);
             let phase = self.rng.uniform() * self.cfg.leak_randomize.0 as f64;
             let bucket = OutstandingBucket::new(
