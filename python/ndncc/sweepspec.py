@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .scenario import Problem, ScenarioError
+from .scenario.toml_io import _check_nesting
 
 __all__ = ["Axis", "CiTarget", "Point", "SweepSpec", "SweepSpecError", "parse_ci_target"]
 
@@ -150,7 +151,10 @@ class SweepSpec:
                 [Problem(src, "", f"cannot read the file: {e}", "check the file")]
             ) from None
         try:
+            _check_nesting(text, src)
             data = tomllib.loads(text)
+        except ScenarioError as e:
+            raise SweepSpecError(e.problems) from None
         except tomllib.TOMLDecodeError as e:
             raise SweepSpecError(
                 [Problem(src, "", f"not valid TOML: {e}", "fix the TOML syntax")]

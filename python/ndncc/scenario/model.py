@@ -12,7 +12,7 @@ from .errors import Problem, ScenarioError, _Bad, _describe
 from .keys import MAX_SCENARIO_BYTES
 from .overrides import _set_path
 from .resolver import _Resolver
-from .toml_io import _parse_toml, _to_toml
+from .toml_io import _parse_toml, _to_toml, check_data_nesting
 
 
 def spec_json(spec: dict) -> str:
@@ -75,6 +75,7 @@ class Scenario:
                     )
                 ]
             )
+        check_data_nesting(data, source)
         scenario = cls()
         scenario._data = copy.deepcopy(data)
         scenario._source = source
