@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import re
@@ -83,6 +84,20 @@ def check_data_nesting(data: Any, source: str) -> None:
                 sub = f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}".lstrip(".")
                 # the key is named down to the value's first level, not its inner ones
                 stack.append((item, sub if depth < 3 else path, depth + 1))
+
+
+def plain(value: Any) -> Any:
+    """A deep copy of a scenario value with numpy scalars and arrays (a scenario built from
+    computed values) turned into the Python numbers, booleans and lists TOML gives: an
+    ``int64`` reads like an ``int``, a ``float64`` like a ``float``."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    if type(value).__module__ == "numpy":
+        if hasattr(value, "tolist"):  # a scalar gives a Python number, an array a list
+            return plain(value.tolist())
+    return copy.deepcopy(value)
 
 
 def _parse_toml(text: str, source: str) -> dict:
