@@ -61,6 +61,9 @@ def test_the_estimate_follows_the_lifetime_and_the_sending_time(monkeypatch):
     assert not scenario(2e6, extra='lifetime = "500ms"').warnings
     # sending for 0.4 s only
     assert not scenario(2e6, extra='stop = "400ms"').warnings
+    # a timeout later than the lifetime holds the consumer's entry longer: 1e6/s × 8 s
+    (w,) = scenario(1e6, extra='timeout = "8s"').warnings
+    assert "5.6 GB" in w.problem
     # above half of it: refused, and the fix's rate fits
     with pytest.raises(ndncc.ScenarioError) as err:
         scenario(4e6).resolve()
