@@ -75,6 +75,17 @@ def test_the_estimate_follows_the_lifetime_and_the_sending_time(monkeypatch):
         scenario(safe * 1.01).resolve()
 
 
+def test_the_highest_rate_a_controller_may_reach_is_counted():
+    # sf-aimd starts at 100/s but may climb to max_rate
+    extra = "max_rate = 1e9"
+    text = LINE.format(rate=100, duration="10s", extra=extra).replace(
+        '"constant-rate"', '"sf-aimd"'
+    )
+    with pytest.raises(ndncc.ScenarioError) as err:
+        ndncc.Scenario.from_toml_str(text).resolve()
+    assert err.value.problems[0].key == "apps[0].max_rate"
+
+
 def test_window_consumers_are_not_counted(monkeypatch):
     monkeypatch.setattr(budget, "machine_memory", lambda: 10**6)
     text = LINE.format(rate=1, duration="1s", extra="").replace(

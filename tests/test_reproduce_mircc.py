@@ -96,6 +96,20 @@ def test_every_interest_rate_row_has_a_data_rate_row_beside_it(rep):
         assert rep.rows.index(data[0]) > rep.rows.index(r)
 
 
+def test_y_without_refused_interests_is_reported_beside_the_seeds_reading(rep):
+    """The option rows (no verdict): the Interest rate leaves C/n, the Data rate does not move."""
+    rows = {(r.experiment, r.metric, r.condition): r for r in rep.rows}
+    for n in (3, 5):
+        exp = f"generalisation ({n} flows, 30 Mbps)"
+        cond = "T = 100 ms, count_refused = false"
+        sent = rows[(exp, "per-flow Interest rate, [6, 10] s", cond)]
+        got = rows[(exp, "per-flow Data rate (delivered), [6, 10] s", cond)]
+        seed = rows[(exp, "per-flow Data rate (delivered), [6, 10] s", "T = 100 ms")]
+        assert sent.within is None and got.within is None
+        assert all(r > 2 * sent.expected for r in sent.ours)
+        assert all(abs(a - b) <= 0.05 * b for a, b in zip(got.ours, seed.ours, strict=True))
+
+
 def test_the_rate_figures_draw_the_data_delivered(rep, drawn):
     for name in ("fig5_rate.png", "fig7_rate_smoothing.png", "flows_rates.png"):
         for ax in drawn[name].axes:
