@@ -128,6 +128,8 @@ def test_sendloop_command_writes_the_rate_series(tmp_path, capsys):
         ["--rate=-5Mbps"],
         ["--size", "0"],
         ["--load", "5s-1s:2"],
+        ["--duration", "1s", "--load", "20s-40s:2"],  # after the run: would never happen
+        ["--duration", "1s", "--step", "1s-2s:0.5"],
         ["--step", "garbage"],
         ["--step", "0.1s-0.2s:inf"],
         ["--step", "0.1s-0.2s:nan"],

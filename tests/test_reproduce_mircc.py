@@ -57,6 +57,10 @@ KNOWN_DIFFERENCES = {
     ("C2 loss with smoothing ≤ without (Table V vs IV)", "T = 100 ms + smoothing"),
     ("C1 loss with smoothing similar to without (Table V vs IV)", "T = 250 ms + smoothing"),
     ("C2 loss with smoothing similar to without (Table V vs IV)", "T = 250 ms + smoothing"),
+    # aligned ticks: C/n Interests/s, of which R1's bucket passes D per T (issue 11, item 8)
+    ("per-flow Data rate (delivered), [6, 10] s", "T = 100 ms"),
+    ("C1 Data rate (delivered), [6, 7.5] s", "T = 250 ms"),
+    ("C2 Data rate (delivered), [6, 7.5] s", "T = 250 ms"),
 }
 
 
@@ -69,9 +73,48 @@ def test_required_comparisons_hold(rep):
 
 def test_our_own_checks_leave_the_paper_column_empty(rep):
     ours = [r for r in rep.rows if r.experiment.startswith(("generalisation", "multipath"))]
-    assert len(ours) == 7
+    assert len(ours) == 17
     for r in ours:
         assert r.paper is None and r.expected is not None and r.expected_source.startswith("theory")
+
+
+def test_every_interest_rate_row_has_a_data_rate_row_beside_it(rep):
+    """Issue 11, item 8: a rate of Interests says nothing of what was delivered."""
+    rates = [r for r in rep.rows if "Interest rate" in r.metric or "rate within" in r.metric]
+    assert len(rates) >= 10
+    for r in rates:
+        data = [
+            d
+            for d in rep.rows
+            if d.condition == r.condition
+            and d.experiment == r.experiment
+            and "Data rate" in d.metric
+            and d.metric.split(",")[-1] == r.metric.split(",")[-1]
+            and (d.metric[:2] == r.metric[:2] or r.metric.startswith("per-flow"))
+        ]
+        assert data, (r.metric, r.condition)
+        assert rep.rows.index(data[0]) > rep.rows.index(r)
+
+
+def test_y_without_refused_interests_is_reported_beside_the_seeds_reading(rep):
+    """The option rows (no verdict): the Interest rate leaves C/n, the Data rate does not move."""
+    rows = {(r.experiment, r.metric, r.condition): r for r in rep.rows}
+    for n in (3, 5):
+        exp = f"generalisation ({n} flows, 30 Mbps)"
+        cond = "T = 100 ms, count_refused = false"
+        sent = rows[(exp, "per-flow Interest rate, [6, 10] s", cond)]
+        got = rows[(exp, "per-flow Data rate (delivered), [6, 10] s", cond)]
+        seed = rows[(exp, "per-flow Data rate (delivered), [6, 10] s", "T = 100 ms")]
+        assert sent.within is None and got.within is None
+        assert all(r > 2 * sent.expected for r in sent.ours)
+        assert all(abs(a - b) <= 0.05 * b for a, b in zip(got.ours, seed.ours, strict=True))
+
+
+def test_the_rate_figures_draw_the_data_delivered(rep, drawn):
+    for name in ("fig5_rate.png", "fig7_rate_smoothing.png", "flows_rates.png"):
+        for ax in drawn[name].axes:
+            dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
+            assert dashed and all(has_data(ax) for _ in dashed), (name, ax.get_title())
 
 
 def test_seed_000_figure_claims_have_rows(rep):
@@ -90,4 +133,5 @@ def test_report_and_figures(rep):
         "fig7_rate_smoothing.png",
         "fig8_loss_smoothing.png",
         "multipath_rates.png",
+        "flows_rates.png",
     ]

@@ -746,6 +746,8 @@ MIRCC_DEFAULTS = {
     "standing_queue": True,
     "leak_slack": 1.001,
     "leak_randomize": 1_000_000,
+    "count_refused": True,
+    "path_rtt": False,
     "secondary_share": 0.5,
 }
 
@@ -829,6 +831,8 @@ def test_mircc_every_key_and_node_overrides():
         "standing_queue": False,
         "leak_slack": 1,
         "leak_randomize": "0s",
+        "count_refused": False,
+        "path_rtt": True,
         "secondary_share": 0.25,
     }
     s = Scenario.from_toml_str(MIRCC_DUMBBELL).with_overrides(
@@ -855,9 +859,14 @@ def test_mircc_every_key_and_node_overrides():
             "standing_queue": False,
             "leak_slack": 1.0,
             "leak_randomize": 0,
+            "count_refused": False,
+            "path_rtt": True,
             "secondary_share": 0.25,
         }
     }
+    # 1500B is not what the producers send (1250B): kept, with a warning where it is written
+    (w,) = [w for w in s.warnings if w.key.endswith("data_size")]
+    assert w.key == "nodes.R1.schemes.mircc.data_size" and "1250B" in w.problem
     # the node's keys change single values; the others keep [defaults.node.schemes.mircc]'s
     assert nodes["R2"] == {"mircc": MIRCC_DEFAULTS | {"interval": 250_000_000, "depth": 100.0}}
     assert nodes["P1"] == {}

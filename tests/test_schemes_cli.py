@@ -62,7 +62,9 @@ def test_resolved_defaults_are_the_registry_defaults():
     spec = Scenario.from_toml_str(LINE).resolve()
     sf = next(n for n in spec["nodes"] if n["name"] == "R")["schemes"]["sf"]
     params = schemes.routers()["sf"]["params"]
-    assert sf == {p["name"]: p["default"] for p in params} | {"initial_rate": 50.0}
+    # data_size's default, "producers", is resolved to what the producer sends
+    derived = {"initial_rate": 50.0, "data_size": 1250}
+    assert sf == {p["name"]: p["default"] for p in params} | derived
 
 
 def test_a_default_changed_in_core_is_the_one_a_run_uses(monkeypatch):

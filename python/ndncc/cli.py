@@ -100,11 +100,18 @@ def _parse_set(items: list[str] | None) -> dict[str, Any]:
     """``--set key=value`` pairs; values are parsed as TOML scalars when possible."""
     import tomllib
 
+    from .scenario.toml_io import MAX_NESTING
+
     out: dict[str, Any] = {}
     for item in items or []:
         if "=" not in item:
             raise InputError(f"--set {item!r}: expected KEY=VALUE, e.g. --set trace.bin=50ms")
         key, raw = item.split("=", 1)
+        if raw.count("[") + raw.count("{") > MAX_NESTING:
+            raise InputError(
+                f"--set {key.strip()}: the value is nested more than {MAX_NESTING} levels deep; "
+                "a scenario value needs a few levels at most"
+            )
         try:
             value = tomllib.loads(f"v = {raw}")["v"]
         except tomllib.TOMLDecodeError:

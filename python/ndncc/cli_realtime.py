@@ -123,6 +123,15 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise InputError(str(e)) from e
     steps = _parse_steps(args.step, bps)
+    for flag, text, start in (
+        ("load", args.load, load.start_s if load else None),
+        ("step", args.step, steps[1][0] if steps else None),
+    ):
+        if start is not None and start >= duration:
+            raise InputError(
+                f"--{flag} {text!r} starts at {start:g} s, when the run ({args.duration}) is over: "
+                f"start it before {duration:g} s, or raise --duration"
+            )
     console = _console()
     if not args.quiet:
         console.print(

@@ -97,19 +97,16 @@ def read_topology(path: str | Path, fmt: str | None = None) -> Topology:
 
 
 def _read_lines(path: str | Path) -> list[str]:
+    p = Path(path)
+    if not p.is_file():
+        if p.is_dir():
+            why = "is a directory, not a file"
+        else:
+            why = "is not a regular file" if p.exists() else "file not found"
+        fix = "check the path (relative paths start at the scenario file)"
+        raise TopologyError(str(path), [FileProblem(None, why, fix)])
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TopologyError(
-            str(path),
-            [
-                FileProblem(
-                    None,
-                    "file not found",
-                    "check the path (relative paths start at the scenario file)",
-                )
-            ],
-        ) from None
+        text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise TopologyError(
             str(path), [FileProblem(None, f"cannot read the file: {err}", "check the file")]
@@ -129,6 +126,8 @@ class _Reader:
         self.topo = Topology(path=str(path), format=fmt)
         self.problems: list[FileProblem] = []
         self.link_index: dict[frozenset[str], int] = {}
+        # ndnSIM link columns some lines leave out: column -> line numbers
+        self.unset: dict[str, list[int]] = {}
 
     def error(self, line: int | None, problem: str, fix: str) -> None:
         self.problems.append(FileProblem(line, problem, fix))
@@ -171,7 +170,19 @@ class _Reader:
     def finish(self) -> Topology:
         if self.problems:
             raise TopologyError(self.topo.path, self.problems)
+        # the same message on several lines once, at the first, naming the others
+        lines: dict[str, list[int]] = {}
+        for line, message in self.topo.warnings:
+            lines.setdefault(message, []).append(line)
+        self.topo.warnings = [
+            (found[0], message + (f" (also lines {_listed(found[1:])})" if found[1:] else ""))
+            for message, found in lines.items()
+        ]
         return self.topo
+
+
+def _listed(lines: list[int]) -> str:
+    return ", ".join(map(str, lines[:5])) + (", …" if len(lines) > 5 else "")
 
 
 # --------------------------------------------------------------------------------------------
@@ -206,6 +217,7 @@ def read_ndnsim_topology(path: str | Path) -> Topology:
             _ndnsim_router(reader, number, line.split())
         else:
             _ndnsim_link(reader, number, line.split())
+    _warn_unset(reader)
     if section == "preamble":
         reader.error(
             None,
@@ -234,28 +246,51 @@ def _ndnsim_router(reader: _Reader, number: int, fields: list[str]) -> None:
 
 
 def _ndnsim_link(reader: _Reader, number: int, fields: list[str]) -> None:
-    if len(fields) not in (6, 7):
+    """``src dst bandwidth metric [delay [queue [lossRate]]]``: ndnSIM reads the fields it finds
+    and leaves the rest unset, and ignores any after the seventh."""
+    if len(fields) < 4:
         reader.error(
             number,
-            f"a link line has 6 or 7 fields (src dst bandwidth metric delay queue [lossRate]), "
-            f"found {len(fields)}",
+            f"a link line has 4 to 7 fields (src dst bandwidth metric [delay [queue "
+            f"[lossRate]]]), found {len(fields)}",
             "write e.g. 'R1 R2 10Mbps 1 10ms 100'",
         )
         return
-    a, b, bandwidth, metric, delay, queue = fields[:6]
+    if len(fields) > 7:
+        reader.warn(number, f"fields after the seventh ignored, as ndnSIM does: {fields[7:]}")
+    a, b, bandwidth, metric = fields[:4]
     link: dict = {"between": [a, b]}
     good = reader.check_endpoints(number, a, b)
     good &= _store(reader, number, link, "bandwidth", bandwidth, _positive_rate)
-    good &= _store(reader, number, link, "delay", delay, _time)
-    good &= _store(
-        reader, number, link, "queue", queue, lambda text: _ndnsim_queue(reader, number, text)
-    )
-    good &= _store(
-        reader, number, link, "loss", fields[6] if len(fields) == 7 else "0", _probability
-    )
     good &= _store(reader, number, link, "cost", metric, _metric)
+    for i, key, convert in (
+        (4, "delay", _time),
+        (5, "queue", lambda text: _ndnsim_queue(reader, number, text)),
+        (6, "loss", lambda text: _ndnsim_loss(reader, number, text)),
+    ):
+        if len(fields) > i:
+            good &= _store(reader, number, link, key, fields[i], convert)
+        elif key != "loss":
+            reader.unset.setdefault(key, []).append(number)
     if good:
         _add_ndnsim_link(reader, number, link)
+
+
+#: What ndnSIM uses for a link line without a delay or a queue: the previous link's (its
+#: PointToPointHelper keeps them), or ns-3's defaults for the first
+_NDNSIM_UNSET = {"delay": "0 s", "queue": "100 packets"}
+
+
+def _warn_unset(reader: _Reader) -> None:
+    """One warning per column that some link lines leave out."""
+    for key, lines in reader.unset.items():
+        shown = _listed(lines)
+        reader.warn(
+            lines[0],
+            f"no {key} column on line{'s' if len(lines) > 1 else ''} {shown}: the scenario's "
+            f"[defaults.link] {key} applies (ndnSIM keeps the {key} of the link line before, "
+            f"or ns-3's default, {_NDNSIM_UNSET[key]})",
+        )
 
 
 def _add_ndnsim_link(reader: _Reader, number: int, link: dict) -> None:
@@ -321,6 +356,8 @@ def _ndnsim_queue(reader: _Reader, number: int, text: str) -> str:
         if int(text) == 0:
             raise UnitError("queue of 0 packets", "write a positive number of packets such as 100")
         return f"{int(text)}p"
+    if text.startswith("ns3::"):
+        return _ns3_queue(reader, number, text)
     queue = parse_queue(text)
     if not next(iter(queue.values())):
         raise UnitError(
@@ -330,6 +367,101 @@ def _ndnsim_queue(reader: _Reader, number: int, text: str) -> str:
         number, f"queue {text!r} read as an ns-3 queue size (ndnSIM expects a number of packets)"
     )
     return text
+
+
+def _ns3_object(text: str, what: str) -> tuple[str, dict[str, str]]:
+    """An ns-3 object spec as ndnSIM reads it: ``Type,Attr=Value,…`` -> (type without
+    ``ns3::`` and template arguments, {attribute: value})."""
+    kind, *pairs = [part.strip() for part in text.split(",")]
+    attrs = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise UnitError(
+                f"{what} attribute {pair!r} is not Attribute=Value",
+                f"write e.g. {text.split(',')[0]},MaxSize=100p",
+            )
+        attrs[name.strip()] = value.strip().strip('"')
+    return kind.removeprefix("ns3::").split("<")[0], attrs
+
+
+def _packets_or_size(text: str, what: str) -> str:
+    """An ns-3 queue size (``"100p"``, ``"64KB"``; a bare number is packets)."""
+    value = f"{text}p" if text.isdigit() else text
+    queue = parse_queue(value)
+    if not next(iter(queue.values())):
+        raise UnitError(f"{what} {text!r} has no capacity", "write e.g. 100p")
+    return value
+
+
+def _ns3_queue(reader: _Reader, number: int, text: str) -> str:
+    """A queue spec in the queue column (ndnSIM passes it to PointToPointHelper::SetQueue): a
+    drop-tail queue of its MaxSize (ns-3's default 100p); a RED queue as a drop-tail queue of
+    its limit (ns-3's default 25 packets), with a warning — no early drops."""
+    kind, attrs = _ns3_object(text, "queue")
+    size = attrs.get("MaxSize") or attrs.get("MaxPackets") or attrs.get("QueueLimit")
+    if kind == "DropTailQueue":
+        return _packets_or_size(size, "queue MaxSize") if size else "100p"
+    if kind in ("RedQueue", "RedQueueDisc"):
+        queue = _packets_or_size(size, "queue limit") if size else "25p"
+        limit = "its limit" if size else "ns-3's default limit"
+        ignored = sorted(set(attrs) - {"MaxSize", "MaxPackets", "QueueLimit"})
+        reader.warn(
+            number,
+            f"{kind} modelled as a drop-tail queue of {queue} ({limit}): no early, "
+            "probabilistic drops" + (f"; ignored: {', '.join(ignored)}" if ignored else ""),
+        )
+        return queue
+    raise UnitError(
+        f"queue type ns3::{kind} is not modelled (drop-tail and RED queues are)",
+        "write a number of packets such as 100, or ns3::DropTailQueue,MaxSize=100p",
+    )
+
+
+#: The packet size a per-byte or per-bit ns-3 error rate is turned into a per-packet loss for
+#: (ndnSIM's default Data payload)
+_NOMINAL_PACKET_BYTES = 1024
+
+
+def _ndnsim_loss(reader: _Reader, number: int, text: str) -> float:
+    """The loss column: a probability, or an ns-3 error model (ndnSIM installs it as the
+    ReceiveErrorModel of both ends). RateErrorModel with ErrorUnit=ERROR_UNIT_PACKET is a
+    per-packet loss; per byte or bit (ns-3's default unit is the byte) it is turned into the
+    loss of a 1024-byte packet, with a warning."""
+    if not text.startswith("ns3::"):
+        return _probability(text)
+    kind, attrs = _ns3_object(text, "error model")
+    if kind != "RateErrorModel":
+        raise UnitError(
+            f"error model ns3::{kind} is not modelled (ns3::RateErrorModel is)",
+            "write a loss probability such as 0.01, or "
+            "ns3::RateErrorModel,ErrorUnit=ERROR_UNIT_PACKET,ErrorRate=0.01",
+        )
+    rate = _probability(attrs.get("ErrorRate", "0"))
+    unit = attrs.get("ErrorUnit", "ERROR_UNIT_BYTE")
+    bits = {"ERROR_UNIT_PACKET": 0, "ERROR_UNIT_BYTE": 8, "ERROR_UNIT_BIT": 1}.get(unit)
+    if bits is None:
+        raise UnitError(
+            f"ErrorUnit {unit!r} is not one of ERROR_UNIT_PACKET, ERROR_UNIT_BYTE, ERROR_UNIT_BIT",
+            "write ErrorUnit=ERROR_UNIT_PACKET",
+        )
+    if bits == 0:
+        return rate
+    units = _NOMINAL_PACKET_BYTES * 8 // bits
+    loss = 1 - (1 - rate) ** units
+    reader.warn(
+        number,
+        f"ErrorRate {rate:g} per {unit.removeprefix('ERROR_UNIT_').lower()}"
+        + ("" if "ErrorUnit" in attrs else " (ns-3's default unit)")
+        + f" modelled as a loss of {loss:.4g} per packet, that of a "
+        f"{_NOMINAL_PACKET_BYTES}-byte packet (ns-3 loses small packets less often)",
+    )
+    if loss >= 1:
+        raise UnitError(
+            f"that error rate loses every {_NOMINAL_PACKET_BYTES}-byte packet",
+            "lower ErrorRate, or write ErrorUnit=ERROR_UNIT_PACKET",
+        )
+    return loss
 
 
 # --------------------------------------------------------------------------------------------

@@ -52,6 +52,8 @@ def kind_text(param: dict) -> str:
         return "time > 0" if kind["positive"] else "time ≥ 0"
     if k == "size":
         return f"size in [{kind['min']}B, {kind['max']}B]"
+    if k == "size_or":
+        return f'size in [{kind["min"]}B, {kind["max"]}B], or "{kind["word"]}"'
     return k
 
 
@@ -61,10 +63,10 @@ def default_text(param: dict) -> str:
         return "required"
     value, k = param["default"], param["kind"]["type"]
     if value is None:
-        return f'"{param["kind"]["word"]}"' if k == "rate_or" else "none"
+        return f'"{param["kind"]["word"]}"' if "word" in param["kind"] else "none"
     if k == "time":
         return f'"{format_time(value)}"'
-    if k == "size":
+    if k in ("size", "size_or"):
         return f'"{value}B"'
     if isinstance(value, bool):
         return "true" if value else "false"

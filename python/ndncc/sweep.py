@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .scenario.errors import missing
+
 
 @dataclass(frozen=True)
 class Job:
@@ -66,7 +68,7 @@ def run_jobs(
         raise ValueError("job keys must be unique")
     for j in jobs:
         if not Path(j.scenario).is_file():
-            raise FileNotFoundError(f"{j.scenario}: scenario file not found")
+            raise FileNotFoundError(f"{j.scenario}: scenario file {missing(j.scenario)}")
     out: dict[str, Outcome] = {}
     n = n_jobs or default_jobs()
     if executor is None and n == 1:

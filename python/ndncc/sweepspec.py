@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from .scenario import Problem, ScenarioError
+from .scenario.errors import missing
+from .scenario.toml_io import _check_nesting
 
 __all__ = ["Axis", "CiTarget", "Point", "SweepSpec", "SweepSpecError", "parse_ci_target"]
 
@@ -150,7 +152,10 @@ class SweepSpec:
                 [Problem(src, "", f"cannot read the file: {e}", "check the file")]
             ) from None
         try:
+            _check_nesting(text, src)
             data = tomllib.loads(text)
+        except ScenarioError as e:
+            raise SweepSpecError(e.problems) from None
         except tomllib.TOMLDecodeError as e:
             raise SweepSpecError(
                 [Problem(src, "", f"not valid TOML: {e}", "fix the TOML syntax")]
@@ -272,7 +277,8 @@ class _Reader:
             p = Path(v).expanduser()
             p = p if p.is_absolute() else (self.base / p)
             if not p.is_file():
-                self.bad("sweep.scenario", f"scenario file {v!r} not found", f"looked for {p}")
+                why = missing(p)
+                self.bad("sweep.scenario", f"scenario file {v!r} {why}", f"looked for {p}")
             out.append(p.resolve())
         if len({str(p) for p in out}) != len(out):
             self.bad("sweep.scenario", "a file is named twice", "name each scenario once")

@@ -31,6 +31,9 @@ pub struct InterestExt {
     pub class: u8,
     /// A chunk Interest: which segments of the chunk (its sequence number) to send back.
     pub chunk: Option<ChunkRequest>,
+    /// The consumer's smoothed RTT when it sent the Interest (RCP's RTT header field; read by
+    /// MIRCC routers with `path_rtt`); `None` before its first sample.
+    pub rtt: Option<Duration>,
 }
 
 /// The segments a chunk Interest asks for (chunk-switched transfer, seed 001): a chunk of

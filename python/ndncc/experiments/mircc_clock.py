@@ -21,6 +21,10 @@ TITLE = "MIRCC explicit-rate control under coarse-grained clocks (seed 000)"
 INTERVALS = [100, 250, 500, 750]  # ms
 FLOWS = [3, 5]
 FAIR = 600.0  # Interests/s: half of the 1 200 Data/s bottleneck
+ALONE = "theory: C of C1's 10 Mbps access link"
+SHARED = "theory: C/2 of the 12 Mbps bottleneck"
+SHARE_RA = "theory: one fair share of the shared link"
+BOTH_PATHS = "theory: a fair share of the shared link plus the whole of its own path"
 # Table IV (overall loss rate per flow, no smoothing); None where the paper gives only a bound
 PAPER_LOSS = {
     100: ("small", "small"),
@@ -60,7 +64,11 @@ def jobs(quick: bool) -> list[Job]:
                 )
             )
     for n in FLOWS:
-        out.append(Job(f"{n} flows", str(root / f"{n}-flows.toml"), {}, keep=("series",)))
+        for counted in (True, False):
+            ov = {} if counted else {"defaults.node.schemes.mircc.count_refused": False}
+            out.append(
+                Job(flows_key(n, counted), str(root / f"{n}-flows.toml"), ov, keep=("series",))
+            )
     for multipath in (True, False):
         out.append(
             Job(
@@ -71,6 +79,11 @@ def jobs(quick: bool) -> list[Job]:
             )
         )
     return out
+
+
+def flows_key(n: int, count_refused: bool = True) -> str:
+    """The n-flow run; `count_refused = False`: the law's y without the refused Interests."""
+    return f"{n} flows" + ("" if count_refused else "/y without refused")
 
 
 def multipath_key(multipath: bool) -> str:
@@ -93,6 +106,35 @@ def interest_rate(o: Outcome, app: str, lo: float, hi: float) -> float:
     s = o.frames["series"]
     s = s[(s["app_name"] == app) & (s["time_s"] > lo + 1e-9) & (s["time_s"] <= hi + 1e-9)]
     return float(s["interests"].sum() / (hi - lo))
+
+
+def data_rate(o: Outcome, app: str, lo: float, hi: float) -> float:
+    """Mean Data rate (Data/s delivered to `app`) over the bins ending in (lo, hi]."""
+    s = o.frames["series"]
+    s = s[(s["app_name"] == app) & (s["time_s"] > lo + 1e-9) & (s["time_s"] <= hi + 1e-9)]
+    return float(s["data"].sum() / (hi - lo))
+
+
+def data_row(
+    o: Outcome, exp: str, app: str, window: tuple[float, float], condition: str, fair: tuple
+) -> Row:
+    """The Data rate delivered to `app` over `window`, beside an Interest-rate row: `fair` is
+    (expected, its source, relative tolerance)."""
+    lo, hi = window
+    r = data_rate(o, app, lo, hi)
+    expected, source, tol = fair
+    return Row(
+        exp,
+        f"{app.upper()} Data rate (delivered), [{lo:g}, {hi:g}] s",
+        condition,
+        None,
+        r,
+        "Data/s",
+        f"±{tol:.0%}".replace("%", " %"),
+        within(r, expected, tol),
+        expected=expected,
+        expected_source=source,
+    )
 
 
 def loss(o: Outcome, app: str) -> float:
@@ -139,6 +181,7 @@ def compare(res: dict[str, Outcome], quick: bool) -> list[Row]:
             within(c1, 1000, 0.10),
         )
     )
+    rows.append(data_row(o, exp, "c1", (2, 3), label(100, False), (1000, ALONE, 0.10)))
     for app in ("c1", "c2"):
         r = interest_rate(o, app, 5, 7.5)
         rows.append(
@@ -153,6 +196,7 @@ def compare(res: dict[str, Outcome], quick: bool) -> list[Row]:
                 within(r, FAIR, 0.10),
             )
         )
+        rows.append(data_row(o, exp, app, (5, 7.5), label(100, False), (FAIR, SHARED, 0.10)))
         lr = loss(o, app)
         rows.append(
             Row(
@@ -181,6 +225,7 @@ def compare(res: dict[str, Outcome], quick: bool) -> list[Row]:
                 within(r, FAIR, 0.10),
             )
         )
+        rows.append(data_row(o, exp, app, (6, 7.5), label(250, False), (FAIR, SHARED, 0.10)))
         paper = PAPER_LOSS[250][i]
         lr = loss(o, app)
         rows.append(
@@ -226,6 +271,7 @@ def compare(res: dict[str, Outcome], quick: bool) -> list[Row]:
                     within(r_on, FAIR, 0.15),
                 )
             )
+            rows.append(data_row(on, exp, app, (6, 8), label(t, True), (FAIR, SHARED, 0.15)))
             rows.append(
                 Row(
                     exp,
@@ -239,7 +285,7 @@ def compare(res: dict[str, Outcome], quick: bool) -> list[Row]:
                 )
             )
     for n in FLOWS:
-        o = res[f"{n} flows"]
+        o = res[flows_key(n)]
         rates = [interest_rate(o, f"c{i}", 6, 10) for i in range(1, n + 1)]
         fair = 3000.0 / n
         ok = all(within(r, fair, 0.10) for r in rates)
@@ -257,6 +303,9 @@ def compare(res: dict[str, Outcome], quick: bool) -> list[Row]:
                 expected_source="theory: C/n, the fair share",
             )
         )
+        from .mircc_clock_rows import delivered_rows
+
+        rows += delivered_rows(res, n, fair)
         j = jain(rates)
         rows.append(
             Row(
@@ -322,6 +371,8 @@ def multipath_rows(res: dict[str, Outcome]) -> list[Row]:
             expected=500,
             expected_source="theory: one fair share of the shared link",
         ),
+        data_row(o, exp, "c2", (5, 10), "shared RA–RX", (500, SHARE_RA, 0.10)),
+        data_row(o, exp, "c1", (5, 10), "via RA and RB", (1500, BOTH_PATHS, 0.10)),
     ]
 
 
@@ -349,9 +400,18 @@ def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
                         s["rate"][active],
                         where="post",
                         color=color,
-                        label=app.upper(),
+                        label=f"{app.upper()} Interests",
                     )
-                    ax.set(ylabel="Interest sending rate (Interests/s)", ylim=(0, 1300))
+                    ax.step(
+                        s["time_s"][active],
+                        s["data"][active] / bin_width(o),
+                        where="post",
+                        color=color,
+                        ls="--",
+                        lw=0.9,
+                        label=f"{app.upper()} Data delivered",
+                    )
+                    ax.set(ylabel="Interests/s sent, Data/s delivered", ylim=(0, 1300))
                 else:
                     # a bin without sends has no loss rate (NaN, a gap); with a coarse tick most
                     # bins are such gaps, so every bin with sends gets a marker
@@ -369,7 +429,7 @@ def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
             False,
             "rate",
             out / "fig5_rate.png",
-            "MIRCC, coarse clock: Interest sending rate (Fig. 5)",
+            "MIRCC, coarse clock: Interest sending rate (Fig. 5) and Data delivered (dashed)",
         ),
         four_panels(
             False,
@@ -381,7 +441,7 @@ def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
             True,
             "rate",
             out / "fig7_rate_smoothing.png",
-            "MIRCC with smoothing: Interest sending rate (Fig. 7)",
+            "MIRCC with smoothing: Interest sending rate (Fig. 7) and Data delivered (dashed)",
         ),
         four_panels(
             True,
@@ -390,7 +450,45 @@ def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
             "MIRCC with smoothing: Data loss rate per 100 ms (Fig. 8)",
         ),
         multipath_figure(res, out / "multipath_rates.png"),
+        flows_figure(res, out / "flows_rates.png"),
     ]
+
+
+def bin_width(o: Outcome) -> float:
+    """The series' bin in seconds."""
+    return float(np.median(np.diff(np.unique(o.frames["series"]["time_s"]))))
+
+
+def flows_figure(res: dict[str, Outcome], path: Path) -> Path:
+    """The n-flow runs: each flow's Interest rate (solid) and Data rate (dashed), with y
+    counting the refused Interests (seed 000) and without (`count_refused = false`)."""
+    from matplotlib.figure import Figure
+
+    from .common import save_figure
+
+    fig = Figure(figsize=(11, 7))
+    for i, (n, counted) in enumerate((n, c) for n in FLOWS for c in (True, False)):
+        ax = fig.add_subplot(2, 2, i + 1)
+        o = res[flows_key(n, counted)]
+        s = o.frames["series"]
+        for k in range(1, n + 1):
+            f = s[s["app_name"] == f"c{k}"]
+            color = f"C{k - 1}"
+            ax.plot(f["time_s"], f["interests"] / bin_width(o), color=color, lw=0.9)
+            ax.plot(f["time_s"], f["data"] / bin_width(o), color=color, lw=0.9, ls="--")
+        ax.axhline(3000 / n, color="grey", lw=0.8, ls=":", label="C/n")
+        which = "refused counted in y" if counted else "count_refused = false"
+        ax.set(
+            title=f"{n} flows, {which}",
+            xlabel="Time (s)",
+            ylabel="Interests/s (solid), Data/s (dashed)",
+            xlim=(0, 11),
+            ylim=(0, 3300),
+        )
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("MIRCC, n flows on aligned 100 ms ticks: sent and delivered per flow")
+    return save_figure(fig, path)
 
 
 def multipath_figure(res: dict[str, Outcome], path: Path) -> Path:

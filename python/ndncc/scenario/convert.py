@@ -265,6 +265,27 @@ def _size(low: int, high: int, example: str) -> Callable[[object], int]:
     return convert
 
 
+def _size_or(word: str, low: int, high: int) -> Callable[[object], int | None]:
+    """A size in bytes, or `word` (None): a size the resolver derives ("producers": the Data
+    wire size of the scenario's producers)."""
+    size = _size(low, high, "1250B")
+
+    def convert(value: object) -> int | None:
+        if isinstance(value, str) and value.strip().lower() == word:
+            return None
+        try:
+            return size(value)
+        except _Bad as bad:
+            if isinstance(value, str) and _did_you_mean(value.strip(), [word], cutoff=0.5):
+                raise _Bad(
+                    f'expected a size such as "1250B", or "{word}", got {_describe(value)}',
+                    f'did you mean "{word}"?',
+                ) from None
+            raise _Bad(bad.problem, f'{bad.fix}, or "{word}"') from None
+
+    return convert
+
+
 def _kr(value: object) -> float:
     """The RMC gain kr: the loop's error evolves as e <- (1 - kr) e, so it is stable only for
     0 < kr < 2 (seed 003)."""

@@ -41,6 +41,17 @@ class _Bad(Exception):
         self.fix = fix
 
 
+def missing(path: object) -> str:
+    """Why `path` cannot be read as a file: "not found", "is a directory, not a file", or "is
+    not a regular file" (a socket, a device)."""
+    from pathlib import Path
+
+    path = Path(str(path))
+    if path.is_dir():
+        return "is a directory, not a file"
+    return "is not a regular file" if path.exists() else "not found"
+
+
 def _describe(value: object) -> str:
     if isinstance(value, bool):
         return str(value).lower()

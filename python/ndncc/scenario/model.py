@@ -12,7 +12,7 @@ from .errors import Problem, ScenarioError, _Bad, _describe
 from .keys import MAX_SCENARIO_BYTES
 from .overrides import _set_path
 from .resolver import _Resolver
-from .toml_io import _parse_toml, _to_toml
+from .toml_io import _parse_toml, _to_toml, check_data_nesting, plain
 
 
 def spec_json(spec: dict) -> str:
@@ -75,6 +75,7 @@ class Scenario:
                     )
                 ]
             )
+        check_data_nesting(data, source)
         scenario = cls()
         scenario._data = copy.deepcopy(data)
         scenario._source = source
@@ -261,7 +262,7 @@ class Scenario:
 
     def _resolve(self) -> tuple[dict, dict, list[Problem]]:
         resolver = _Resolver(
-            copy.deepcopy(self._data),
+            plain(self._data),
             self._source,
             self._base_dir,
             self._default_name,
@@ -317,7 +318,7 @@ class Scenario:
 
     def to_toml(self) -> str:
         """The scenario as TOML text (relative paths still relative to :attr:`base_dir`)."""
-        return _to_toml(self._data)
+        return _to_toml(plain(self._data))
 
     def __repr__(self) -> str:
         name = (

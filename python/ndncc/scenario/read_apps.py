@@ -25,7 +25,7 @@ from .convert import (
     _string,
     _unit,
 )
-from .errors import ScenarioError
+from .errors import ScenarioError, missing
 from .keys import (
     _APP_KEYS,
     _CLOCK_KEYS,
@@ -375,7 +375,7 @@ class _AppReader:
         if not path.is_file():
             t.error(
                 "clock_profile",
-                f"clock profile '{path}' not found",
+                f"clock profile '{path}' {missing(path)}",
                 "check the path; it is relative to the scenario file (measure a profile with "
                 "`ndncc clock-probe`)",
             )

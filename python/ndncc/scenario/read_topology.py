@@ -22,7 +22,7 @@ from .convert import (
     _probability,
     _string,
 )
-from .errors import _Bad, _describe
+from .errors import _Bad, _describe, missing
 from .keys import _LINK_DEFAULT_KEYS, _LINK_KEYS, _NODE_KEYS, STRATEGIES, U32
 from .tables import _INVALID, _invalid, _Link, _Table
 
@@ -48,6 +48,7 @@ class _TopologyReader:
         for key in _LINK_DEFAULT_KEYS:
             if key in link.data:
                 values[key] = link.get(key, _LINK_CONVERT[key])
+        self.warn_bytes_rate(link)
         return values
 
     def node_attrs(self, t: _Table, base: dict) -> dict:
@@ -103,7 +104,7 @@ class _TopologyReader:
         if not path.is_file():
             t.error(
                 "file",
-                f"topology file '{path}' not found",
+                f"topology file '{path}' {missing(path)}",
                 "check the path; it is relative to the scenario file",
             )
             return None

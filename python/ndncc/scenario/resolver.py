@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..units import format_time
+from .budget import _BudgetChecker
 from .errors import Problem, ScenarioError, _describe, _did_you_mean
 from .keys import MAX_TABLE_ROWS, TOP_LEVEL
 from .read_apps import _AppReader
@@ -23,7 +24,9 @@ from .schemes import _core, _SchemeReader, controllers
 from .tables import _App, _invalid, _Link, _Table
 
 
-class _Resolver(_SettingsReader, _TopologyReader, _SchemeReader, _AppReader, _RoutingReader):
+class _Resolver(
+    _SettingsReader, _TopologyReader, _SchemeReader, _AppReader, _RoutingReader, _BudgetChecker
+):
     """One pass over a scenario's dict: :meth:`run` returns (spec, trace options) or raises
     :class:`ScenarioError` with every problem found."""
 
@@ -187,6 +190,8 @@ class _Resolver(_SettingsReader, _TopologyReader, _SchemeReader, _AppReader, _Ro
         for app in self.apps:
             if app.kind == "consumer":
                 self.check_consumer(app, producers, component, mode, static)
+        self.default_data_sizes()
+        self.check_memory()
         self.warn_isolated()
         self.check_table_size()
 

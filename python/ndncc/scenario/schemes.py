@@ -24,6 +24,7 @@ from .convert import (
     _positive_number,
     _rate_or,
     _size,
+    _size_or,
     _unit,
 )
 from .errors import _describe, _did_you_mean
@@ -58,7 +59,9 @@ def controllers() -> dict[str, dict]:
 def example(param: dict) -> str:
     """A typical value of a parameter as a scenario file writes it (for messages)."""
     value, kind = param["example"], param["kind"]["type"]
-    if kind == "size":
+    if value is None and "word" in param["kind"]:
+        return f'"{param["kind"]["word"]}"'
+    if kind in ("size", "size_or"):
         return f"{value}B"
     if kind == "time":
         return format_time(value)
@@ -83,6 +86,8 @@ def converter(param: dict) -> Callable[[object], Any]:
         return _boolean
     if k == "size":
         return _size(kind["min"], kind["max"], example(param))
+    if k == "size_or":
+        return _size_or(kind["word"], kind["min"], kind["max"])
     if k == "time":
         if not kind["positive"]:
             return _DELAY
@@ -237,6 +242,72 @@ class _SchemeReader:
         if _invalid(*values.values()):
             return None
         return values if cross_check(t, "router", {name: values}) else None
+
+    # ---- sizes derived from the producers ---------------------------------------------------
+
+    def default_data_sizes(self) -> None:
+        """Fills in router parts' sizes left at "producers" (sf's and mircc's data_size) with
+        the Data wire size of the producers reachable from the node (payload + [packets]
+        data_overhead); when they send different sizes, the largest (so that a link's capacity
+        in Data packets/s is never over-counted), with a warning. An explicit size that no
+        producer sends is kept, with a warning."""
+        producers = [app for app in self.apps if app.kind == "producer"]
+        overhead = self.packets["data_overhead"]
+        component = self.components()
+        sizes_in: dict[int, set[int]] = {}
+        for p in producers:
+            size = p.spec["app"]["payload_size"] + overhead
+            sizes_in.setdefault(component[p.node], set()).add(size)
+        parts, warned = routers(), set()
+        for i, node in enumerate(self.nodes):
+            sizes = sorted(sizes_in.get(component[i], ()))
+            if not sizes:
+                continue
+            for name, values in node["schemes"].items():
+                for p in parts[name]["params"]:
+                    kind, key = p["kind"], p["name"]
+                    if kind["type"] != "size_or" or kind["word"] != "producers":
+                        continue
+                    where = self.written_at(node["name"], name, key)
+                    derived = values[key] is None
+                    if derived:
+                        node["schemes"][name] = values = {**values, key: sizes[-1]}
+                    quiet = len(sizes) == 1 if derived else values[key] in sizes
+                    if not quiet and where not in warned:
+                        warned.add(where)
+                        self.warn(where, *_size_mismatch(name, key, values[key], sizes, derived))
+
+    def written_at(self, node: str, scheme: str, key: str) -> str:
+        """Where a node's scheme parameter was set: its own table, else [defaults.node]."""
+        if key in self.explicit_keys(node, scheme):
+            return f"nodes.{node}.schemes.{scheme}.{key}"
+        return f"defaults.node.schemes.{scheme}.{key}"
+
+    def explicit_keys(self, node: str, scheme: str) -> set[str]:
+        """The keys of [nodes.NODE.schemes.SCHEME] as written."""
+        table = self.data.get("nodes", {})
+        for part in (node, "schemes", scheme):
+            table = table.get(part, {}) if isinstance(table, dict) else {}
+        return set(table) if isinstance(table, dict) else set()
+
+
+def _size_mismatch(scheme: str, key: str, size: int, sizes: list[int], derived: bool) -> tuple:
+    """(problem, fix) for a data size that is not the one the producers send."""
+    listed = ", ".join(f"{s}B" for s in sizes)
+    sent = f"the producers send Data of {listed} (payload + [packets] data_overhead)"
+    counted = f"{scheme} counts a link's capacity in Data packets of {size}B"
+    if derived:
+        return (
+            f'{key} = "producers" (the default) and {sent}: {counted}, the largest',
+            f"set {key} to the size most of the traffic has, if it is not the largest",
+        )
+    effect = ", so the link is under-used" if size > sizes[-1] else ", so the link is over-filled"
+    return (
+        f"{key} = {size}B but {sent}: {counted}"
+        + (effect if not sizes[0] <= size <= sizes[-1] else ""),
+        f'remove {key} (its default, "producers", follows the producers), or set it to '
+        f"{sizes[-1]}B",
+    )
 
 
 def _scheme_table(name: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import re
@@ -35,9 +36,76 @@ def _toml_error_fix(message: str) -> str:
     return "see docs/scenario.md for the TOML syntax"
 
 
+#: The deepest nesting of arrays and inline tables a scenario value may have (the deepest
+#: real one, [nodes.R1.schemes.mircc] or a list of pairs, has 4).
+MAX_NESTING = 32
+
+_TOML_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')
+
+
+def _too_deep(source: str, where: str) -> ScenarioError:
+    return ScenarioError(
+        [
+            Problem(
+                source,
+                where,
+                f"a value is nested more than {MAX_NESTING} levels deep (arrays or tables "
+                "inside one another)",
+                "a scenario value needs a few levels at most: flatten it",
+            )
+        ]
+    )
+
+
+def _check_nesting(text: str, source: str) -> None:
+    """Refuses TOML text whose brackets nest deeper than MAX_NESTING (before the parser,
+    which recurses once per level), naming the first line that does."""
+    depth = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        code = _TOML_STRING.sub("", line).split("#", 1)[0]
+        for ch in code:
+            depth += (ch in "[{") - (ch in "]}")
+            if depth > MAX_NESTING:
+                raise _too_deep(source, f"line {number}")
+        depth = max(depth, 0)
+
+
+def check_data_nesting(data: Any, source: str) -> None:
+    """Refuses a scenario dict (built in Python) nested deeper than MAX_NESTING below its
+    tables, naming the key where it does; iterative, so any depth is safe to check."""
+    stack = [(data, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_NESTING + 2:  # + the table and its key
+            raise _too_deep(source, path)
+        if isinstance(value, (dict, list, tuple)):
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                sub = f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}".lstrip(".")
+                # the key is named down to the value's first level, not its inner ones
+                stack.append((item, sub if depth < 3 else path, depth + 1))
+
+
+def plain(value: Any) -> Any:
+    """A deep copy of a scenario value with numpy scalars and arrays (a scenario built from
+    computed values) turned into the Python numbers, booleans and lists TOML gives: an
+    ``int64`` reads like an ``int``, a ``float64`` like a ``float``."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    if type(value).__module__ == "numpy":
+        if hasattr(value, "tolist"):  # a scalar gives a Python number, an array a list
+            return plain(value.tolist())
+    return copy.deepcopy(value)
+
+
 def _parse_toml(text: str, source: str) -> dict:
+    _check_nesting(text, source)
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise _too_deep(source, "") from None
     except tomllib.TOMLDecodeError as err:
         message = str(err)
         match = _TOML_POSITION.search(message)

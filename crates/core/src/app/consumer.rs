@@ -225,6 +225,7 @@ impl Consumer {
             self.cfg.interest_size,
         );
         interest.ext.class = self.controller.next_class();
+        interest.ext.rtt = self.rtt.srtt();
         interest.ext.chunk = self.cfg.chunk_segments.map(|n| {
             // a new chunk asks for every segment, a re-ask for the missing ones only
             let all = ChunkRequest::all(n);

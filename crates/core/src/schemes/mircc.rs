@@ -38,7 +38,7 @@ use crate::mechanisms::token_bucket::OutstandingBucket;
 use crate::name::NameId;
 use crate::packet::{Data, Interest, NackReason};
 use crate::rng::RngStream;
-use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig};
+use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig, FALLBACK_DATA_SIZE};
 use crate::schemes::registry::{ControllerScheme, RouterScheme, TargetKind};
 use crate::schemes::{InterestVerdict, RouterHooks};
 use crate::time::{Duration, Instant, PacketRate};
@@ -61,8 +61,11 @@ crate::scheme_config! {
         /// D: depth of the policing bucket in Interests (seed 000: 200); an Interest needs one
         /// free token.
         depth: f64 = 200.0, Kind::number(1.0), "Interests";
-        /// Data wire size turning a face's bandwidth into C (Data packets/s).
-        data_size: u32 = 1250, Kind::PACKET_SIZE, "bytes";
+        /// Data wire size that turns a face's bandwidth into C (Data packets/s);
+        /// "producers" = the Data the scenario's producers send (payload + `[packets]
+        /// data_overhead`; the largest, with a warning, when they differ), filled in by the
+        /// scenario resolver (1250 B in a hand-written spec without it).
+        data_size: Option<u32> = None, Kind::DATA_SIZE_OR_PRODUCERS, "bytes";
         /// R of a new link; "capacity" = C [OPEN].
         initial_rate: Option<f64> = None, Kind::RateOr { word: "capacity" }, "Interests/s";
         /// d before the first RTT sample [OPEN; 100 ms].
@@ -80,6 +83,15 @@ crate::scheme_config! {
         leak_slack: f64 = 1.001, Kind::number(1.0), "";
         /// First leak event drawn in [0, this) (ndnSIM's RandomizeLeak, 1 ms); 0 turns it off.
         leak_randomize: Duration = Duration::from_millis(1), Kind::TIME, "time";
+        /// y counts every Interest offered to the face, the ones the bucket refuses included
+        /// (seed 000: "the number of received Interest packets"); false: only the admitted
+        /// ones.
+        count_refused: bool = true, Kind::Bool, "";
+        /// d is the end-to-end RTT the consumers carry in their Interests (RCP's reading: the
+        /// mean over the Interests offered to the face during the last T) instead of the RTT
+        /// this forwarder measures to the producer (seed 000: "smoothed RTT at receiving Data
+        /// packets"), so that a flow's share does not depend on where its bottleneck sits.
+        path_rtt: bool = false, Kind::Bool, "";
         /// Multipath: secondary-class Interests are admitted only while the bucket is below
         /// this fraction of its depth (primary priority) [OPEN; 0.5].
         secondary_share: f64 = 0.5, Kind::open_range(0.0, 1.0), "";
@@ -158,6 +170,10 @@ struct Link {
     /// Interests offered per class since the last update.
     offered: [u64; 2],
     srtt: Option<f64>,
+    /// Sum and count of the RTTs carried by the Interests offered since the last update, and
+    /// their mean over the last interval that had any (`path_rtt`).
+    carried: (f64, u64),
+    path_rtt: Option<f64>,
     bucket: OutstandingBucket,
     /// Lowest bucket level seen since the last update.
     min_level: f64,
@@ -198,7 +214,7 @@ impl MirccRouter {
             self.links.resize_with(i + 1, || None);
         }
         if self.links[i].is_none() {
-            let capacity = bw.packets_per_sec(self.cfg.data_size);
+            let capacity = bw.packets_per_sec(self.cfg.data_size.unwrap_or(FALLBACK_DATA_SIZE));
             let rate = self.cfg.initial_rate.unwrap_or(capacity);
             let phase = self.rng.uniform() * self.cfg.leak_randomize.0 as f64;
             let bucket = OutstandingBucket::new(
@@ -212,6 +228,8 @@ impl MirccRouter {
                 laws: [RateLaw::new(rate), RateLaw::new(rate)],
                 offered: [0, 0],
                 srtt: None,
+                carried: (0.0, 0),
+                path_rtt: None,
                 bucket,
                 min_level: 0.0,
             });
@@ -233,6 +251,7 @@ impl RouterHooks for MirccRouter {
         faces: &[Face],
     ) -> InterestVerdict {
         let police = self.cfg.police;
+        let count_refused = self.cfg.count_refused;
         let class = interest.ext.class.min(1) as usize;
         let limit = if class == 0 {
             self.cfg.depth
@@ -242,10 +261,16 @@ impl RouterHooks for MirccRouter {
         let Some(link) = self.link(now, face, faces) else {
             return InterestVerdict::Admit;
         };
-        link.offered[class] += 1;
+        if let Some(rtt) = interest.ext.rtt {
+            link.carried.0 += rtt.as_secs_f64();
+            link.carried.1 += 1;
+        }
         let level = link.bucket.level(now);
         link.min_level = link.min_level.min(level);
         let room = level + 1.0 <= limit && link.bucket.has_room(now);
+        if !police || room || count_refused {
+            link.offered[class] += 1;
+        }
         if !police || room {
             if police {
                 link.bucket.borrow();
@@ -298,7 +323,16 @@ impl RouterHooks for MirccRouter {
             } else {
                 level
             };
-            let rtt = link.srtt.unwrap_or(d0).max(1e-6);
+            if link.carried.1 > 0 {
+                link.path_rtt = Some(link.carried.0 / link.carried.1 as f64);
+            }
+            link.carried = (0.0, 0);
+            let measured = if cfg.path_rtt {
+                link.path_rtt.or(link.srtt)
+            } else {
+                link.srtt
+            };
+            let rtt = measured.unwrap_or(d0).max(1e-6);
             let primary = link.offered[0] as f64 / t;
             let x = RateInputs {
                 capacity: link.capacity,
@@ -452,6 +486,109 @@ impl CongestionController for MirccConsumer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::face::{FaceKind, QueueLimit};
+    use crate::name::Name;
+    use crate::rng::StreamKind;
+    use crate::time::BitRate;
+
+    /// A 10 Mbps net face (C = 1 000 Data/s of 1250 B) and an app face.
+    fn faces() -> Vec<Face> {
+        let mut net = Face::new(
+            FaceId(0),
+            FaceKind::Net { peer: 1, link: 0 },
+            QueueLimit::Packets(100),
+        );
+        net.bandwidth = Some(BitRate(10_000_000));
+        let app = Face::new(FaceId(1), FaceKind::App { app: 0 }, QueueLimit::Packets(1));
+        vec![net, app]
+    }
+
+    fn router(cfg: MirccConfig) -> MirccRouter {
+        MirccRouter::new(cfg, RngStream::new(1, 0, StreamKind::Node, 0))
+    }
+
+    fn interest(rtt: Option<Duration>) -> Interest {
+        let mut i = Interest::new(Name::new(NameId(1), 0), 0, Duration::from_secs(1), 40);
+        i.ext.rtt = rtt;
+        i
+    }
+
+    /// Offers `n` Interests at `t` on the net face; how many were refused.
+    fn offer(r: &mut MirccRouter, t: Instant, n: usize, rtt: Option<Duration>) -> usize {
+        let f = faces();
+        (0..n)
+            .filter(|_| {
+                r.on_interest_out(t, FaceId(0), NameId(1), &interest(rtt), &f)
+                    != InterestVerdict::Admit
+            })
+            .count()
+    }
+
+    #[test]
+    fn y_counts_the_refused_interests_unless_told_not_to() {
+        // D = 200: a burst of 300 at t = 0 has 100 refused. Over T = 100 ms y is 3 000/s
+        // counting them (seed 000), 2 000/s without; y > C, so N = y/R and the base rate
+        // moves halfway (EWMA ½) from R = C = 1 000 to C/N.
+        for (count_refused, y) in [(true, 3000.0), (false, 2000.0)] {
+            let mut c = cfg();
+            c.count_refused = count_refused;
+            c.leak_randomize = Duration::ZERO;
+            let mut r = router(c);
+            assert_eq!(offer(&mut r, Instant(0), 300, None), 100);
+            let t = Instant(0) + Duration::from_millis(100);
+            r.on_tick(t, &faces());
+            let (rate, _) = r.face_gauges(t, FaceId(0)).unwrap();
+            let expected = 0.5 * 1000.0 + 0.5 * 1000.0 / (y / 1000.0);
+            assert!(
+                (rate - expected).abs() < 1e-9,
+                "{count_refused}: {rate} vs {expected}"
+            );
+        }
+    }
+
+    #[test]
+    fn path_rtt_takes_d_from_the_interests_instead_of_the_measured_rtt() {
+        // The router measures 100 ms to the producer; the consumers carry 400 ms. A standing
+        // queue g at the update is divided by d: β·g/d is 4× smaller with the path's RTT.
+        for path_rtt in [false, true] {
+            let mut c = cfg();
+            c.path_rtt = path_rtt;
+            c.standing_queue = false;
+            c.leak_randomize = Duration::ZERO;
+            let mut r = router(c.clone());
+            let t0 = Instant(0) + Duration::from_secs(1);
+            let mut data = Data {
+                name: Name::new(NameId(1), 0),
+                payload: 1250,
+                size: 1250,
+                freshness: Duration::ZERO,
+                created: Instant(0),
+                ext: Default::default(),
+            };
+            let sent = Some(Instant(t0.0 - Duration::from_millis(100).0));
+            r.on_data_in(t0, FaceId(0), NameId(1), &mut data, sent, &faces());
+            let carried = [300, 500].map(|ms| Some(Duration::from_millis(ms)));
+            assert_eq!(offer(&mut r, t0, 75, carried[0]), 0);
+            assert_eq!(offer(&mut r, t0, 75, carried[1]), 0);
+            r.on_tick(t0, &faces());
+            let (rate, level) = r.face_gauges(t0, FaceId(0)).unwrap();
+            assert!(level > 100.0, "{level}");
+            let mut law = RateLaw::new(1000.0);
+            let d = if path_rtt { 0.4 } else { 0.1 };
+            let x = RateInputs {
+                capacity: 1000.0,
+                offered: 1500.0,
+                queue: level,
+                rtt: d,
+            };
+            law.update(&c, x);
+            assert!(
+                (rate - law.rate).abs() < 1e-9,
+                "{path_rtt}: {rate} vs {}",
+                law.rate
+            );
+        }
+    }
 
     fn cfg() -> MirccConfig {
         MirccConfig::default()

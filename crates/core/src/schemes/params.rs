@@ -26,6 +26,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// resolution.
 pub const MAX_RATE: f64 = 1e9;
 
+/// The Data wire size a size-or-word parameter (`Kind::SizeOr`) takes when a hand-written spec
+/// leaves it out (the scenario resolver fills it in from the producers): 1250 B, 10 000 bit.
+pub const FALLBACK_DATA_SIZE: u32 = 1250;
+
 /// What values a parameter takes, with its bounds.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -51,6 +55,13 @@ pub enum Kind {
     Time { positive: bool, min_ns: u64 },
     /// A size in bytes in `[min, max]`.
     Size { min: u64, max: u64 },
+    /// A size in bytes in `[min, max]`, or the word `word` for "derived by the resolver"
+    /// (`None` in the config).
+    SizeOr {
+        min: u64,
+        max: u64,
+        word: &'static str,
+    },
 }
 
 impl Kind {
@@ -99,6 +110,14 @@ impl Kind {
         max: u32::MAX as u64,
     };
 
+    /// A Data wire size, or "producers": the size the scenario's producers send (payload +
+    /// `[packets] data_overhead`), filled in by the resolver.
+    pub const DATA_SIZE_OR_PRODUCERS: Kind = Kind::SizeOr {
+        min: 1,
+        max: u32::MAX as u64,
+        word: "producers",
+    };
+
     /// Whether `v` (the parameter's value in a config, as JSON) is allowed; the reason if not.
     pub fn check(&self, v: &serde_json::Value) -> Result<(), String> {
         let num = v.as_f64();
@@ -124,6 +143,15 @@ impl Kind {
                 let x = v.as_u64().ok_or("not a whole number")?;
                 if x < *min || x > *max {
                     return Err(format!("{x} is not in [{min}, {max}]"));
+                }
+            }
+            Kind::SizeOr { min, max, .. } => {
+                if !v.is_null() {
+                    Kind::Size {
+                        min: *min,
+                        max: *max,
+                    }
+                    .check(v)?
                 }
             }
             Kind::Bool => {
@@ -352,5 +380,8 @@ mod tests {
         assert!(Kind::POSITIVE_TIME.check(&json!(0)).is_err());
         assert!(Kind::PACKET_SIZE.check(&json!(0)).is_err());
         assert!(Kind::Bool.check(&json!(1)).is_err());
+        assert!(Kind::DATA_SIZE_OR_PRODUCERS.check(&json!(null)).is_ok());
+        assert!(Kind::DATA_SIZE_OR_PRODUCERS.check(&json!(1054)).is_ok());
+        assert!(Kind::DATA_SIZE_OR_PRODUCERS.check(&json!(0)).is_err());
     }
 }

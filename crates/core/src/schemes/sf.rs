@@ -23,7 +23,7 @@ use crate::mechanisms::token_bucket::OutstandingBucket;
 use crate::name::NameId;
 use crate::packet::{Data, Interest, Nack, NackReason};
 use crate::rng::RngStream;
-use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig};
+use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig, FALLBACK_DATA_SIZE};
 use crate::schemes::registry::{ControllerScheme, RouterScheme, TargetKind};
 use crate::schemes::{InterestVerdict, RouterHooks};
 use crate::time::{Duration, Instant, PacketRate};
@@ -40,9 +40,11 @@ crate::scheme_config! {
         /// Also police per FIB entry and face (ndnSIM `PerFibLimits`, the multi-pair
         /// experiments).
         per_fib: bool = false, Kind::Bool, "";
-        /// Data wire size that turns a face's bandwidth into its line rate in Data packets/s
-        /// (10 000 bit).
-        data_size: u32 = 1250, Kind::PACKET_SIZE, "bytes";
+        /// Data wire size that turns a face's bandwidth into its line rate in Data packets/s;
+        /// "producers" = the Data the scenario's producers send (payload + `[packets]
+        /// data_overhead`; the largest, with a warning, when they differ), filled in by the
+        /// scenario resolver (1250 B in a hand-written spec without it).
+        data_size: Option<u32> = None, Kind::DATA_SIZE_OR_PRODUCERS, "bytes";
         /// Initial r_f of every bucket; "line" = the face's line rate.
         initial_rate: Option<f64> = None, Kind::RateOr { word: "line" }, "Interests/s";
         /// Lower bound of r_f (seed 002: 1 Interest/s).
@@ -144,7 +146,7 @@ impl SfRouter {
     /// The line rate of a face in Data packets/s (`None` for app faces / unknown bandwidth).
     fn line_rate(&self, face: &Face) -> Option<f64> {
         face.bandwidth
-            .map(|b| b.packets_per_sec(self.cfg.data_size))
+            .map(|b| b.packets_per_sec(self.cfg.data_size.unwrap_or(FALLBACK_DATA_SIZE)))
     }
 
     fn new_limiter(&mut self, now: Instant, line_rate: f64) -> Limiter {
