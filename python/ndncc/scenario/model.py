@@ -278,6 +278,16 @@ class Scenario:
         """The resolved spec (``crates/sim/src/spec.rs``) as a dict ready for ``json.dumps``."""
         return self._resolve()[0]
 
+    def routes(self) -> list[dict]:
+        """The FIB entries on net faces the simulator installs: ``{"node", "prefix", "link",
+        "cost"}`` dicts (indices into the resolved spec's nodes and links) — the static
+        ``[[routes]]`` and, with shortest-path routing, the computed entries at every node a
+        consumer's Interests reach (``docs/scenario.md``, "How routes are computed")."""
+        from .schemes import _core
+
+        found = _core().routes(json.dumps(self.resolve()))
+        return [{"node": n, "prefix": p, "link": link, "cost": c} for n, p, link, c in found]
+
     def to_json(self) -> str:
         """The resolved spec as canonical JSON (sorted keys, no spaces); :meth:`hash` hashes it."""
         return spec_json(self.resolve())

@@ -18,7 +18,7 @@ from .keys import MAX_TABLE_ROWS, TOP_LEVEL
 from .read_apps import _AppReader
 from .read_settings import _SettingsReader
 from .read_topology import _TopologyReader
-from .routing import _covers, _merge_routes, _RoutingReader
+from .routing import _covers, _RoutingReader
 from .schemes import _core, _SchemeReader, controllers
 from .tables import _App, _invalid, _Link, _Table
 
@@ -156,13 +156,14 @@ class _Resolver(_SettingsReader, _TopologyReader, _SchemeReader, _AppReader, _Ro
         self.cross_checks(mode, static)
         if self.problems:
             raise ScenarioError(self.problems)
-        routes = self.compute_routes(metric) if mode == "shortest" else []
         spec = {
             **scenario,
             "packets": packets,
             "nodes": self.nodes,
             "links": [link.spec() for link in self.links],
-            "routes": _merge_routes(routes, static),
+            # shortest-path routes are computed by the simulator (crates/sim/src/routing.rs)
+            "routing": {"mode": mode, "metric": metric},
+            "routes": static,
             "apps": [app.spec for app in self.apps],
             "trace": trace,
         }
