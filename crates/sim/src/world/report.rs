@@ -11,6 +11,13 @@ use ndncc_core::face::FaceKind;
 impl<'a> World<'a> {
     pub(super) fn meta(&self) -> Meta {
         let mut faces = Vec::new();
+        // (node, slot) -> global app index, for the app faces
+        let global: rustc_hash::FxHashMap<(u32, u32), u32> = self
+            .apps
+            .iter()
+            .enumerate()
+            .map(|(g, l)| ((l.node, l.slot), g as u32))
+            .collect();
         for (ni, node) in self.nodes.iter().enumerate() {
             for face in node.fwd.faces() {
                 let (kind, descr, peer, link, app) = match face.kind {
@@ -22,11 +29,7 @@ impl<'a> World<'a> {
                         None,
                     ),
                     FaceKind::App { app } => {
-                        let global = self
-                            .apps
-                            .iter()
-                            .position(|l| l.node == ni as u32 && l.slot == app)
-                            .map(|g| g as u32);
+                        let global = global.get(&(ni as u32, app)).copied();
                         ("app", "appFace://".to_string(), None, None, global)
                     }
                 };
