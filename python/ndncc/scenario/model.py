@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,8 @@ def spec_json(spec: dict) -> str:
 
 def spec_hash(spec: dict) -> str:
     """sha256 (hex) of a resolved spec's canonical JSON (:meth:`Scenario.hash`)."""
+    import hashlib  # on first use: start-up time
+
     return hashlib.sha256(spec_json(spec).encode()).hexdigest()
 
 

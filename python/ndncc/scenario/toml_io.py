@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import tomllib
 from typing import Any
 
 from .errors import Problem, ScenarioError
@@ -36,6 +35,8 @@ def _toml_error_fix(message: str) -> str:
 
 
 def _parse_toml(text: str, source: str) -> dict:
+    import tomllib  # on first use: generated scenarios never parse TOML
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
