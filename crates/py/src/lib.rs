@@ -5,12 +5,6 @@
 //! called with the GIL re-acquired, and a pending KeyboardInterrupt stops the run.
 
 use ndncc_sim::{run as sim_run, RunOptions, ScenarioSpec, SimError};
-
-/// mimalloc for every Rust allocation of the module: building and tearing down a network of
-/// tens of thousands of nodes is mostly small allocations, where glibc's malloc spent a quarter
-/// of the set-up time (`benches/README.md`). Allocation never changes results.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};

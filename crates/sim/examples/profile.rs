@@ -5,9 +5,6 @@
 use ndncc_sim::{run, RunOptions, ScenarioSpec};
 use std::time::Instant;
 
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc; // as in the Python module
-
 fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: profile SPEC.json [repeat]");
