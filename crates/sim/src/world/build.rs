@@ -164,7 +164,6 @@ impl<'a> World<'a> {
             nodes.push(Node::new(Forwarder::new(names.clone(), cfg, module, rng)));
         }
         let mut links = Vec::with_capacity(2 * spec.links.len());
-        let mut face_dir: Vec<Vec<Option<u32>>> = vec![Vec::new(); spec.nodes.len()];
         let mut link_faces = Vec::with_capacity(spec.links.len());
         let mut parallel: rustc_hash::FxHashMap<(usize, usize), usize> = Default::default();
         for (i, l) in spec.links.iter().enumerate() {
@@ -177,10 +176,7 @@ impl<'a> World<'a> {
             let fb = nodes[l.b].add_net_face(l.a as u32, i as u32, queue_limit(l.queue_ba), bw);
             link_faces.push((fa, fb));
             for (from, ff, to, tf) in [(l.a, fa, l.b, fb), (l.b, fb, l.a, fa)] {
-                let d = links.len() as u32;
-                let fd = &mut face_dir[from];
-                fd.resize(ff.0 as usize + 1, None);
-                fd[ff.0 as usize] = Some(d);
+                // direction 2·i is a→b, 2·i + 1 is b→a (the loop finds it from the face's link)
                 let rng = RngStream::new(
                     spec.seed,
                     spec.run,
@@ -221,7 +217,6 @@ impl<'a> World<'a> {
             spec,
             nodes,
             links,
-            face_dir,
             apps,
             events: BinaryHeap::new(),
             seq: 0,

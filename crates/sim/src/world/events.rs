@@ -2,6 +2,7 @@
 //! packets, and node timers.
 
 use super::{RunOptions, World};
+use ndncc_core::face::FaceKind;
 use ndncc_core::rng::RngStream;
 use ndncc_core::{BitRate, Duration, FaceId, Instant, Packet};
 use std::collections::VecDeque;
@@ -108,7 +109,14 @@ impl<'a> World<'a> {
         node.take_ready(&mut self.ready);
         let mut ready = std::mem::take(&mut self.ready);
         for face in ready.drain(..) {
-            if let Some(d) = self.face_dir[n as usize][face.0 as usize] {
+            // the face's link: directions 2·link (a→b) and 2·link + 1 (b→a); read from the face
+            // the forwarder just queued on (in cache), not from a per-node table (two misses)
+            let kind = self.nodes[n as usize].fwd.faces()[face.0 as usize].kind;
+            if let FaceKind::Net { link, .. } = kind {
+                let mut d = 2 * link;
+                if self.links[d as usize].from != n {
+                    d += 1;
+                }
                 let l = &mut self.links[d as usize];
                 if l.tx_pending {
                     continue; // the link will pull the queue when it is free

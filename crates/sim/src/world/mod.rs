@@ -46,8 +46,6 @@ struct World<'a> {
     spec: &'a ScenarioSpec,
     nodes: Vec<Node>,
     links: Vec<LinkDir>,
-    /// For each node, face index → link direction leaving through it (net faces only).
-    face_dir: Vec<Vec<Option<u32>>>,
     apps: Vec<AppLoc>,
     events: BinaryHeap<Event>,
     seq: u64,
