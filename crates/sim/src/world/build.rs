@@ -145,6 +145,11 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
 impl<'a> World<'a> {
     pub(super) fn build(spec: &'a ScenarioSpec) -> Result<Self, SpecError> {
         spec.check()?;
+        if spec.nodes.len().max(2 * spec.links.len()) >= 1 << super::events::IDX_BITS {
+            return Err(SpecError(
+                "more than 4 194 303 nodes or link directions".into(),
+            ));
+        }
         let mut names = NameTable::new();
         // interns every prefix (routes' first, then apps'), computing routes on the way
         let routes = crate::routing::routes(spec, &mut names);

@@ -60,18 +60,34 @@ pub(super) enum EventKind {
     Sample,
 }
 
-/// An event, ordered by `key` = (time << 64) | seq alone: ties run in scheduling order, and
-/// one integer comparison orders two events.
+/// Bits of an event's node or link-direction index (checked when the world is built).
+pub(super) const IDX_BITS: u32 = 22;
+const KIND_BITS: u32 = 2;
+const SEQ_BITS: u32 = 64 - IDX_BITS - KIND_BITS;
+
+/// An event in 16 bytes: `key` = time << 64 | seq << 24 | kind << 22 | idx, ordered by the key
+/// alone — that is by (time, seq), seq being unique: ties run in scheduling order, and one
+/// integer comparison orders two events. (Half the size of a key beside separate fields: the
+/// heap moves less memory per level.)
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Event {
     key: u128,
-    kind: EventKind,
-    idx: u32,
 }
 
 impl Event {
     fn time(&self) -> u64 {
         (self.key >> 64) as u64
+    }
+    fn kind(&self) -> EventKind {
+        match (self.key >> IDX_BITS) as u64 & ((1 << KIND_BITS) - 1) {
+            0 => EventKind::TxDone,
+            1 => EventKind::Arrive,
+            2 => EventKind::NodeTimer,
+            _ => EventKind::Sample,
+        }
+    }
+    fn idx(&self) -> u32 {
+        (self.key as u64 & ((1 << IDX_BITS) - 1)) as u32
     }
 }
 
@@ -96,10 +112,10 @@ impl Ord for Event {
 impl<'a> World<'a> {
     fn schedule(&mut self, at: Instant, kind: EventKind, idx: u32) {
         self.seq += 1;
+        assert!(self.seq < 1 << SEQ_BITS, "more than 2^40 events scheduled");
+        let low = (self.seq << (IDX_BITS + KIND_BITS)) | ((kind as u64) << IDX_BITS) | idx as u64;
         self.events.push(Event {
-            key: (u128::from(at.0) << 64) | u128::from(self.seq),
-            kind,
-            idx,
+            key: (u128::from(at.0) << 64) | u128::from(low),
         });
     }
 
@@ -215,7 +231,7 @@ impl<'a> World<'a> {
         let end = self.spec.duration_ns;
         let every = opts.progress_every.max(1);
         while let Some(&ev) = self.events.peek() {
-            let (t, kind, idx) = (ev.time(), ev.kind, ev.idx);
+            let (t, kind, idx) = (ev.time(), ev.kind(), ev.idx());
             if t >= end {
                 break;
             }
