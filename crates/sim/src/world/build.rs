@@ -222,6 +222,7 @@ impl<'a> World<'a> {
             spec,
             nodes,
             links,
+            wire: Default::default(),
             apps,
             events: BinaryHeap::new(),
             seq: 0,

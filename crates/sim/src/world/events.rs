@@ -1,11 +1,11 @@
 //! The event loop: an event queue keyed (time, seq), links that serialize, propagate and lose
 //! packets, and node timers.
 
+use super::wire::Fifo;
 use super::{RunOptions, World};
 use ndncc_core::face::FaceKind;
 use ndncc_core::rng::RngStream;
-use ndncc_core::{BitRate, Duration, FaceId, Instant, Packet};
-use std::collections::VecDeque;
+use ndncc_core::{BitRate, Duration, FaceId, Instant};
 
 /// One direction of a link.
 pub(super) struct LinkDir {
@@ -21,9 +21,10 @@ pub(super) struct LinkDir {
     busy_until: Instant,
     /// A `TxDone` event is scheduled (only when packets wait behind the one on the wire).
     tx_pending: bool,
-    /// Packets on the wire with their arrival instants, in order (a link never reorders);
-    /// only the head has an `Arrive` event, so the event queue holds one per busy link.
-    in_flight: VecDeque<(Instant, Packet)>,
+    /// Packets on the wire with their arrival instants, in order (a link never reorders), in
+    /// the world's shared [`super::wire::Wire`]; only the head has an `Arrive` event, so the
+    /// event queue holds one per busy link.
+    in_flight: Fifo,
 }
 
 impl LinkDir {
@@ -47,7 +48,7 @@ impl LinkDir {
             rng,
             busy_until: Instant::ZERO,
             tx_pending: false,
-            in_flight: VecDeque::new(),
+            in_flight: Fifo::default(),
         }
     }
 }
@@ -175,7 +176,7 @@ impl<'a> World<'a> {
         if lost {
             self.link_losses += 1;
         } else {
-            l.in_flight.push_back((arrive, p));
+            self.wire.push(&mut l.in_flight, arrive, p);
         }
         if more {
             self.schedule(done, EventKind::TxDone, d);
@@ -193,9 +194,9 @@ impl<'a> World<'a> {
             }
             EventKind::Arrive => {
                 let l = &mut self.links[idx as usize];
-                let (_, p) = l.in_flight.pop_front().expect("in-flight packet");
+                let p = self.wire.pop(&mut l.in_flight).expect("in-flight packet");
                 let (to, face) = (l.to, l.to_face);
-                if let Some(&(next, _)) = l.in_flight.front() {
+                if let Some(next) = self.wire.front(&l.in_flight) {
                     self.schedule(next, EventKind::Arrive, idx);
                 }
                 self.packet_hops += 1;

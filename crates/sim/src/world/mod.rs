@@ -2,6 +2,7 @@
 //!
 //! * `build` — nodes, faces, links, routes and apps from the resolved spec;
 //! * `events` — the event queue, links (serialization, propagation, loss) and the loop;
+//! * `wire` — the packets in flight on every link (one store, a FIFO per direction);
 //! * `sample` — the time-series tables, sampled every trace bin;
 //! * `report` — the summary and the metadata of faces and apps.
 
@@ -9,6 +10,7 @@ mod build;
 mod events;
 mod report;
 mod sample;
+mod wire;
 
 use crate::output::SimOutput;
 use crate::spec::{ScenarioSpec, SpecError};
@@ -46,6 +48,7 @@ struct World<'a> {
     spec: &'a ScenarioSpec,
     nodes: Vec<Node>,
     links: Vec<LinkDir>,
+    wire: wire::Wire,
     apps: Vec<AppLoc>,
     events: BinaryHeap<Event>,
     seq: u64,
