@@ -449,3 +449,88 @@ fn merge(computed: Vec<Route>, statics: Vec<Route>) -> Vec<Route> {
     }
     routes
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::*;
+
+    fn spec(json: &str) -> ScenarioSpec {
+        ScenarioSpec::from_json(json).expect("spec")
+    }
+
+    fn node(name: &str) -> String {
+        format!(r#"{{"name": "{name}"}}"#)
+    }
+
+    fn link(a: usize, b: usize, delay_ns: u64) -> String {
+        format!(r#"{{"a": {a}, "b": {b}, "bandwidth_bps": 1000000, "delay_ns": {delay_ns}}}"#)
+    }
+
+    fn app(kind: &str, node: usize, prefix: &str) -> String {
+        let extra = if kind == "producer" {
+            r#""payload_size": 100"#
+        } else {
+            r#""controller": {"type": "constant_rate", "rate": 1.0}"#
+        };
+        format!(
+            r#"{{"name": "{kind}{node}", "node": {node}, "app": {{"kind": "{kind}", "prefix": "{prefix}", {extra}}}}}"#
+        )
+    }
+
+    fn routes_of(
+        nodes: &[&str],
+        links: &[String],
+        apps: &[String],
+    ) -> Vec<(u32, String, u32, u32)> {
+        let s = spec(&format!(
+            r#"{{"name": "t", "duration_ns": 1, "nodes": [{}], "links": [{}], "apps": [{}],
+                "routing": {{"mode": "shortest", "metric": "delay"}}}}"#,
+            nodes.iter().map(|n| node(n)).collect::<Vec<_>>().join(","),
+            links.join(","),
+            apps.join(",")
+        ));
+        let mut names = NameTable::new();
+        routes(&s, &mut names)
+            .into_iter()
+            .map(|r| (r.node, names.uri(r.prefix), r.link, r.cost))
+            .collect()
+    }
+
+    #[test]
+    fn parallel_links_take_the_shorter_then_the_first() {
+        // C = P twice (links 0: 5 ms, 1: 2 ms, 2: 2 ms): the 2 ms link of lowest index
+        let links = [
+            link(0, 1, 5_000_000),
+            link(0, 1, 2_000_000),
+            link(1, 0, 2_000_000),
+        ];
+        let apps = [app("consumer", 0, "/p"), app("producer", 1, "/p")];
+        assert_eq!(
+            routes_of(&["C", "P"], &links, &apps),
+            vec![(0, "/p".into(), 1, 2000)]
+        );
+    }
+
+    #[test]
+    fn leaves_relay_nothing_and_unreachable_nodes_get_nothing() {
+        // C - H - P with leaves L1, L2 on H, and an island X - Y with a consumer of /p on X
+        let links = [
+            link(0, 1, 1_000_000),
+            link(1, 2, 1_000_000),
+            link(1, 3, 1_000_000),
+            link(1, 4, 1_000_000),
+            link(5, 6, 1_000_000),
+        ];
+        let apps = [
+            app("consumer", 0, "/p"),
+            app("producer", 2, "/p"),
+            app("consumer", 5, "/p"),
+        ];
+        let got = routes_of(&["C", "H", "P", "L1", "L2", "X", "Y"], &links, &apps);
+        assert_eq!(
+            got,
+            vec![(0, "/p".into(), 0, 2000), (1, "/p".into(), 1, 1000)]
+        );
+    }
+}
