@@ -96,15 +96,17 @@ def test_three_sources_resolve_identically():
     assert graph(minindn) == graph(inline)
     assert ndnsim["routes"] == inline["routes"]
     assert minindn["routes"] == inline["routes"]
+    assert ndnsim["routing"] == inline["routing"] == minindn["routing"]
     assert ndnsim == inline
     assert minindn == inline
 
 
 def test_routes_of_the_six_node_file():
-    spec = Scenario.load(DATA / "six_ndnsim.toml").resolve()
+    scenario = Scenario.load(DATA / "six_ndnsim.toml")
+    spec = scenario.resolve()
     nodes = [n["name"] for n in spec["nodes"]]
     hops = {}
-    for r in spec["routes"]:
+    for r in scenario.routes():
         link = spec["links"][r["link"]]
         other = link["b"] if link["a"] == r["node"] else link["a"]
         hops[(nodes[r["node"]], r["prefix"])] = (nodes[other], r["cost"])

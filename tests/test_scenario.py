@@ -102,11 +102,12 @@ def names(spec):
     return [n["name"] for n in spec["nodes"]]
 
 
-def route_table(spec):
-    """{(node name, prefix): (neighbour name, cost)} from the resolved routes."""
+def route_table(scenario):
+    """{(node name, prefix): (neighbour name, cost)}: the FIB entries the simulator installs."""
+    spec = scenario.resolve()
     nodes = names(spec)
     table = {}
-    for r in spec["routes"]:
+    for r in scenario.routes():
         link = spec["links"][r["link"]]
         other = link["b"] if link["a"] == r["node"] else link["a"]
         table[(nodes[r["node"]], r["prefix"])] = (nodes[other], r["cost"])
@@ -134,7 +135,10 @@ def test_resolve_dumbbell(dumbbell):
         "queue_ab": {"packets": 50},
         "queue_ba": {"packets": 50},
         "loss": 0.0,
+        "cost": 1,
     }
+    assert spec["routing"] == {"mode": "shortest", "metric": "delay"}
+    assert spec["routes"] == []  # computed by the simulator: Scenario.routes() lists them
     assert spec["links"][0]["queue_ab"] == {"packets": 100}
     assert spec["trace"] == {"bin_ns": 100_000_000, "delays": True}
     json.dumps(spec)  # JSON-able
@@ -181,20 +185,21 @@ def test_resolved_apps(dumbbell):
 
 
 def test_shortest_routes_dumbbell(dumbbell):
-    table = route_table(dumbbell.resolve())
+    table = route_table(dumbbell)
     # cost = path delay in microseconds
     assert table[("C1", "/p1")] == ("R1", 70_000)
     assert table[("R1", "/p1")] == ("R2", 60_000)
     assert table[("R2", "/p1")] == ("P1", 10_000)
-    assert table[("P2", "/p1")] == ("R2", 20_000)
     assert table[("R1", "/p2")] == ("R2", 60_000)
     assert ("P1", "/p1") not in table  # the producer's own prefix: served by its app face
     assert ("P2", "/p2") not in table
-    assert len(table) == 10
+    # only where a consumer's Interests go: P2 never sees an Interest for /p1
+    assert ("P2", "/p1") not in table
+    assert len(table) == 6
 
 
 def test_routes_are_grouped_by_prefix_then_node(dumbbell):
-    routes = dumbbell.resolve()["routes"]
+    routes = dumbbell.routes()
     keys = [(r["prefix"], r["node"]) for r in routes]
     assert keys == sorted(keys, key=lambda k: (["/p1", "/p2"].index(k[0]), k[1]))
 
@@ -211,9 +216,9 @@ def square(metric: str | None = None) -> Scenario:
 
 
 def test_metric_delay_hops_cost():
-    assert route_table(square().resolve())[("C", "/p")] == ("B", 3000)
-    assert route_table(square("hops").resolve())[("C", "/p")] == ("A", 2)
-    assert route_table(square("cost").resolve())[("C", "/p")] == ("A", 2)
+    assert route_table(square())[("C", "/p")] == ("B", 3000)
+    assert route_table(square("hops"))[("C", "/p")] == ("A", 2)
+    assert route_table(square("cost"))[("C", "/p")] == ("A", 2)
 
 
 def test_ties_take_lowest_node_index_next_hop():
@@ -221,14 +226,14 @@ def test_ties_take_lowest_node_index_next_hop():
     s.node("C").node("Y").node("X")  # Y comes before X in node order
     s.link("C", "X").link("C", "Y").link("X", "P").link("Y", "P")
     s.producer("P", "/p").consumer("C", "/p")
-    assert route_table(s.resolve())[("C", "/p")] == ("Y", 2000)
+    assert route_table(s)[("C", "/p")] == ("Y", 2000)
 
 
 def test_nearest_producer_wins():
     s = Scenario(name="two", duration="1s").defaults(bandwidth="10Mbps")
     s.link("P1", "A", delay="5ms").link("A", "B", delay="5ms").link("B", "P2", delay="1ms")
-    s.producer("P1", "/p").producer("P2", "/p").consumer("A", "/p")
-    table = route_table(s.resolve())
+    s.producer("P1", "/p").producer("P2", "/p").consumer("A", "/p").consumer("B", "/p")
+    table = route_table(s)
     assert table[("A", "/p")] == ("P1", 5000)
     assert table[("B", "/p")] == ("P2", 1000)
     assert ("P1", "/p") not in table
@@ -238,8 +243,8 @@ def test_nearest_producer_wins():
 def test_zero_delay_links_do_not_loop():
     s = Scenario(name="zero", duration="1s").defaults(bandwidth="10Mbps", delay="0ms")
     s.link("A", "B").link("B", "C").link("A", "C").link("C", "P")
-    s.producer("P", "/p").consumer("A", "/p")
-    table = route_table(s.resolve())
+    s.producer("P", "/p").consumer("A", "/p").consumer("B", "/p")
+    table = route_table(s)
     assert table[("A", "/p")] == ("C", 0)
     assert table[("B", "/p")] == ("C", 0)
     assert table[("C", "/p")] == ("P", 0)
@@ -247,7 +252,7 @@ def test_zero_delay_links_do_not_loop():
 
 def test_static_routes_are_added_and_replace_computed_cost(dumbbell):
     s = dumbbell.route("C1", "/p1", "R1", cost=3).route("R1", "/other", ["C1", "C2"])
-    routes = s.resolve()["routes"]
+    routes = s.routes()
     nodes = names(s.resolve())
     c1 = [r for r in routes if nodes[r["node"]] == "C1" and r["prefix"] == "/p1"]
     assert c1 == [{"node": 0, "prefix": "/p1", "link": 0, "cost": 3}]
@@ -265,7 +270,7 @@ def test_static_mode_uses_only_listed_routes():
     )
     s.link("C", "R").link("R", "P").producer("P", "/p").consumer("C", "/p")
     s.route("C", "/p", "R").route("R", "/p", "P", cost=1)
-    assert s.resolve()["routes"] == [
+    assert s.routes() == [
         {"node": 0, "prefix": "/p", "link": 0, "cost": 0},
         {"node": 1, "prefix": "/p", "link": 1, "cost": 1},
     ]
@@ -279,7 +284,7 @@ def test_static_mode_warns_about_a_consumer_without_route():
         .routing("static")
     )
     s.link("C", "P").producer("P", "/p").consumer("C", "/p")
-    assert s.resolve()["routes"] == []
+    assert s.resolve()["routes"] == [] and s.routes() == []
     assert any("no route for '/p'" in w.problem for w in s.warnings)
 
 
@@ -404,8 +409,7 @@ def test_per_direction_queues_loss_and_bytes_queue():
 def test_consumer_served_by_shorter_producer_prefix():
     s = Scenario(name="pfx", duration="1s").link("C", "P", bandwidth="1Mbps", delay="1ms")
     s.producer("P", "/video").consumer("C", "/video/hd")
-    spec = s.resolve()
-    assert spec["routes"] == [{"node": 0, "prefix": "/video", "link": 0, "cost": 1000}]
+    assert s.routes() == [{"node": 0, "prefix": "/video", "link": 0, "cost": 1000}]
 
 
 def test_load_file_name_and_relative_topology(tmp_path):

@@ -13,15 +13,7 @@ A scenario can also be built in Python with :class:`ndncc.Scenario`.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _version
-
 from .scenario import Scenario, ScenarioError
-
-try:
-    __version__ = _version("ndncc")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0+source"
 
 __all__ = ["Result", "Scenario", "ScenarioError", "__version__", "load_sweep", "run"]
 
@@ -48,9 +40,24 @@ def load_sweep(path):
     return _load(path)
 
 
+def _version() -> str:
+    # importlib.metadata costs ~40 ms of start-up (email, datetime, socket ...): looked up on
+    # first use only
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ndncc")
+    except PackageNotFoundError:  # running from a source tree without installation
+        return "0.0.0+source"
+
+
 def __getattr__(name):
     if name == "Result":
         from .results import Result
 
         return Result
+    if name == "__version__":
+        value = _version()
+        globals()["__version__"] = value
+        return value
     raise AttributeError(name)

@@ -416,8 +416,17 @@ def cmd_schemes(args: argparse.Namespace) -> int:
 # parser
 
 
+class _VersionAction(argparse.Action):
+    """--version: the version looked up only when asked (importlib.metadata is slow to load)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        parser.exit(message=f"ndncc {__version__}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__, cli_campaign
+    from . import cli_campaign
 
     p = argparse.ArgumentParser(
         prog="ndncc",
@@ -425,7 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid input, "
         "4 some runs failed, 130 interrupted.",
     )
-    p.add_argument("--version", action="version", version=f"ndncc {__version__}")
+    p.add_argument("--version", action=_VersionAction, nargs=0, help="show the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     r = sub.add_parser(

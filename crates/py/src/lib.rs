@@ -268,6 +268,30 @@ fn check_scheme(kind: &str, config: &str) -> PyResult<String> {
     serde_json::to_string(&problems).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The FIB entries on net faces the simulator installs for a resolved scenario (JSON): a list of
+/// `(node, prefix, link, cost)`, static `[[routes]]` and computed shortest-path ones
+/// (`crates/sim/src/routing.rs`).
+#[pyfunction]
+fn routes(spec_json: &str) -> PyResult<Vec<(usize, String, usize, u32)>> {
+    let spec =
+        ScenarioSpec::from_json(spec_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    spec.check()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut names = ndncc_core::NameTable::new();
+    let routes = ndncc_sim::routing::routes(&spec, &mut names);
+    Ok(routes
+        .iter()
+        .map(|r| {
+            (
+                r.node as usize,
+                names.uri(r.prefix),
+                r.link as usize,
+                r.cost,
+            )
+        })
+        .collect())
+}
+
 #[pyfunction]
 fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
@@ -277,6 +301,7 @@ fn version() -> &'static str {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(routes, m)?)?;
     m.add_function(wrap_pyfunction!(scheme_schema, m)?)?;
     m.add_function(wrap_pyfunction!(check_scheme, m)?)?;
     m.add_function(wrap_pyfunction!(sendloop, m)?)?;

@@ -10,6 +10,7 @@
 //!   `(seed, run, kind, index)`.
 
 pub mod output;
+pub mod routing;
 pub mod spec;
 pub mod summary;
 mod world;

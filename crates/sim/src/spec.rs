@@ -33,6 +33,10 @@ pub struct ScenarioSpec {
     pub nodes: Vec<NodeSpec>,
     #[serde(default)]
     pub links: Vec<LinkSpec>,
+    /// How FIB entries are made besides `routes` (default: only `routes`).
+    #[serde(default)]
+    pub routing: RoutingSpec,
+    /// Static FIB entries (`[[routes]]`); computed ones are added by [`crate::routing`].
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
     #[serde(default)]
@@ -160,6 +164,38 @@ pub struct LinkSpec {
     /// Probability in [0, 1) that a packet is lost in flight, each direction independently.
     #[serde(default)]
     pub loss: f64,
+    /// Routing cost of the link (the `cost` metric of computed routes).
+    #[serde(default)]
+    pub cost: u32,
+}
+
+/// Which routes the simulator computes (`docs/scenario.md`, "How routes are computed").
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RoutingSpec {
+    pub mode: RoutingMode,
+    #[serde(default)]
+    pub metric: RoutingMetric,
+}
+
+/// `Static`: only the listed routes; `Shortest`: plus shortest-path routes towards every
+/// producer prefix, at the nodes a consumer's Interests can reach.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RoutingMode {
+    #[default]
+    Static,
+    Shortest,
+}
+
+/// What "shortest" minimises: total link delay, hops, or total link cost.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RoutingMetric {
+    #[default]
+    Delay,
+    Hops,
+    Cost,
 }
 
 /// A FIB entry: at `node`, Interests under `prefix` may go out on the face of `link`.
@@ -186,6 +222,16 @@ pub struct AppSpec {
     #[serde(default)]
     pub stop_ns: Option<u64>,
     pub app: AppKind,
+}
+
+impl AppSpec {
+    /// The prefix the app produces or fetches.
+    pub fn prefix(&self) -> &str {
+        match &self.app {
+            AppKind::Producer(p) => &p.prefix,
+            AppKind::Consumer(c) => &c.prefix,
+        }
+    }
 }
 
 /// What an application does.

@@ -27,6 +27,7 @@ fn link(a: usize, b: usize, bps: u64, delay_ns: u64, queue: u32) -> LinkSpec {
         queue_ab: QueueSpec::Packets(queue),
         queue_ba: QueueSpec::Packets(queue),
         loss: 0.0,
+        cost: 0,
     }
 }
 
@@ -90,6 +91,7 @@ fn line(bw: [u64; 3], delay_ns: u64, rate: f64, duration_ns: u64) -> ScenarioSpe
         links: (0..3)
             .map(|i| link(i, i + 1, bw[i], delay_ns, 100))
             .collect(),
+        routing: RoutingSpec::default(),
         routes: (0..3).map(|i| route(i, "/p", i)).collect(),
         apps: vec![consumer("c", 0, "/p", rate), producer("p", 3, "/p", 1250)],
         trace: TraceSpec::default(),
@@ -193,6 +195,7 @@ fn two_flows_at_twice_capacity_share_the_bottleneck_fully() {
             link(3, 4, 100_000_000, 10 * MS, 100),
             link(3, 5, 100_000_000, 10 * MS, 100),
         ],
+        routing: RoutingSpec::default(),
         routes: vec![],
         apps: vec![
             consumer("c1", 0, "/p1", 1000.0),

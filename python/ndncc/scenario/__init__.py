@@ -3,8 +3,9 @@
 A :class:`Scenario` holds the same nested dict a scenario TOML file parses to, whether it was
 loaded from a file, given as a dict or built with the builder methods, so every scenario goes
 through one validation path. :meth:`Scenario.resolve` checks everything, collects *all*
-mistakes into one :class:`ScenarioError`, converts units to integers (ns, bps, bytes), computes
-routes and returns the resolved spec of ``crates/sim/src/spec.rs`` as a JSON-able dict.
+mistakes into one :class:`ScenarioError`, converts units to integers (ns, bps, bytes) and
+returns the resolved spec of ``crates/sim/src/spec.rs`` as a JSON-able dict; the simulator
+computes the shortest-path routes from it (:meth:`Scenario.routes` lists them).
 
 The file format is documented in ``docs/scenario.md``.
 
@@ -18,7 +19,7 @@ The package, in the order a scenario goes through it:
   it reads each section with a mixin: :mod:`.read_settings` ([scenario], [packets], [trace]),
   :mod:`.read_topology` ([defaults], [nodes], [topology], [[links]]), :mod:`.schemes` (the
   per-node schemes sf and mircc), :mod:`.read_apps` ([[apps]]: producers, consumers,
-  controllers, engines, clocks) and :mod:`.routing` ([routing], [[routes]], shortest paths);
+  controllers, engines, clocks) and :mod:`.routing` ([routing], [[routes]]);
 * :mod:`.tables` — :class:`_Table` (a table plus where it came from), :class:`_Link`, :class:`_App`;
 * :mod:`.convert` — value converters (units, numbers, choices, names, prefixes …);
 * :mod:`.clock_profiles` — the JSON files ``ndncc clock-probe`` writes;

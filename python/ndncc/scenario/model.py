@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,8 @@ def spec_json(spec: dict) -> str:
 
 def spec_hash(spec: dict) -> str:
     """sha256 (hex) of a resolved spec's canonical JSON (:meth:`Scenario.hash`)."""
+    import hashlib  # on first use: start-up time
+
     return hashlib.sha256(spec_json(spec).encode()).hexdigest()
 
 
@@ -278,6 +279,16 @@ class Scenario:
     def resolve(self) -> dict:
         """The resolved spec (``crates/sim/src/spec.rs``) as a dict ready for ``json.dumps``."""
         return self._resolve()[0]
+
+    def routes(self) -> list[dict]:
+        """The FIB entries on net faces the simulator installs: ``{"node", "prefix", "link",
+        "cost"}`` dicts (indices into the resolved spec's nodes and links) — the static
+        ``[[routes]]`` and, with shortest-path routing, the computed entries at every node a
+        consumer's Interests reach (``docs/scenario.md``, "How routes are computed")."""
+        from .schemes import _core
+
+        found = _core().routes(json.dumps(self.resolve()))
+        return [{"node": n, "prefix": p, "link": link, "cost": c} for n, p, link, c in found]
 
     def to_json(self) -> str:
         """The resolved spec as canonical JSON (sorted keys, no spaces); :meth:`hash` hashes it."""

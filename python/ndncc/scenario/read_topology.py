@@ -8,8 +8,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..importers import FORMATS as TOPOLOGY_FORMATS
-from ..importers import TopologyError, infer_format, read_topology
 from ..units import parse_rate
 from .convert import (
     _DELAY,
@@ -85,6 +83,10 @@ class _TopologyReader:
         t = self.table("topology")
         if not t.data:
             return None
+        # on first use: the readers cost start-up time to scenarios without a topology file
+        from ..importers import FORMATS as TOPOLOGY_FORMATS
+        from ..importers import TopologyError, infer_format, read_topology
+
         t.check_keys(("file", "format"))
         file = t.get(
             "file", _string, required='add file = "topo.txt" under [topology], or remove [topology]'

@@ -19,7 +19,7 @@ from .keys import MAX_TABLE_ROWS, TOP_LEVEL
 from .read_apps import _AppReader
 from .read_settings import _SettingsReader
 from .read_topology import _TopologyReader
-from .routing import _covers, _merge_routes, _RoutingReader
+from .routing import _components, _covers, _RoutingReader
 from .schemes import _core, _SchemeReader, controllers
 from .tables import _App, _invalid, _Link, _Table
 
@@ -50,6 +50,7 @@ class _Resolver(
         self.links: list[_Link] = []
         self.link_by_pair: dict[frozenset[int], int] = {}
         self.apps: list[_App] = []
+        self.links_of_node: list[list[_Link]] = []  # filled on first use, after [[links]]
         self.duration_ns: int | None = None
         self.bin_ns: Any = None  # [trace] bin, once read (_INVALID if it was wrong)
         self.nodes_incomplete = False  # a broken topology file: unknown node names are not news
@@ -159,13 +160,14 @@ class _Resolver(
         self.cross_checks(mode, static)
         if self.problems:
             raise ScenarioError(self.problems)
-        routes = self.compute_routes(metric) if mode == "shortest" else []
         spec = {
             **scenario,
             "packets": packets,
             "nodes": self.nodes,
             "links": [link.spec() for link in self.links],
-            "routes": _merge_routes(routes, static),
+            # shortest-path routes are computed by the simulator (crates/sim/src/routing.rs)
+            "routing": {"mode": mode, "metric": metric},
+            "routes": static,
             "apps": [app.spec for app in self.apps],
             "trace": trace,
         }
@@ -186,10 +188,17 @@ class _Resolver(
         if self.problems:
             return  # later checks would mostly repeat the same mistakes
         producers = [app for app in self.apps if app.kind == "producer"]
+        by_prefix: dict[tuple[str, ...], list[_App]] = {}
+        for p in producers:
+            by_prefix.setdefault(tuple(_components(p.prefix)), []).append(p)
         component = self.components()
         for app in self.apps:
             if app.kind == "consumer":
-                self.check_consumer(app, producers, component, mode, static)
+                # the producers whose prefix covers the consumer's (each ancestor looked up)
+                parts = tuple(_components(app.prefix))
+                serving = [p for n in range(len(parts) + 1) for p in by_prefix.get(parts[:n], ())]
+                serving.sort(key=lambda p: p.index)
+                self.check_consumer(app, serving, producers, component, mode, static)
         self.default_data_sizes()
         self.check_memory()
         self.warn_isolated()
@@ -213,9 +222,14 @@ class _Resolver(
         )
 
     def check_consumer(
-        self, app: _App, producers: list[_App], component: list[int], mode: str, static: list[dict]
+        self,
+        app: _App,
+        serving: list[_App],
+        producers: list[_App],
+        component: list[int],
+        mode: str,
+        static: list[dict],
     ) -> None:
-        serving = [p for p in producers if _covers(p.prefix, app.prefix)]
         if not serving:
             known = sorted({p.prefix for p in producers})
             close = _did_you_mean(app.prefix, known)
@@ -237,9 +251,9 @@ class _Resolver(
             return
         reachable = [p for p in serving if component[p.node] == component[app.node]]
         self.default_line_rates(app, reachable)
-        local = any(p.node == app.node for p in serving)
-        routed = any(r["node"] == app.node and _covers(r["prefix"], app.prefix) for r in static)
-        if mode == "static" and not local and not routed:
+        if mode != "static" or any(p.node == app.node for p in serving):
+            return
+        if not any(r["node"] == app.node and _covers(r["prefix"], app.prefix) for r in static):
             self.warn(
                 f"{app.key}.prefix",
                 f"static routing gives {self.nodes[app.node]['name']} no route for '{app.prefix}'",
@@ -251,7 +265,12 @@ class _Resolver(
         Data packets/s of the size its producers send, the default of a rate `key` (sf-aimd's
         max_rate, mircc's rate); None after reporting why there is none."""
         name = self.nodes[app.node]["name"]
-        bandwidths = [link.bandwidth_bps for link in self.links if app.node in (link.a, link.b)]
+        if len(self.links_of_node) != len(self.nodes):
+            self.links_of_node = [[] for _ in self.nodes]
+            for link in self.links:
+                self.links_of_node[link.a].append(link)
+                self.links_of_node[link.b].append(link)
+        bandwidths = [link.bandwidth_bps for link in self.links_of_node[app.node]]
         overhead = self.packets["data_overhead"]
         sizes = sorted({p.spec["app"]["payload_size"] + overhead for p in serving})
         if not bandwidths:

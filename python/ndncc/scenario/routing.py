@@ -1,18 +1,16 @@
-"""Routing: [routing] and static [[routes]], and the shortest-path routes computed towards
-every producer prefix (Dijkstra), merged with the static ones."""
+"""Routing: [routing] and static [[routes]]. The shortest-path routes towards producer prefixes
+are computed by the simulator (``crates/sim/src/routing.rs``), only at the nodes consumers'
+Interests reach; :meth:`~ndncc.scenario.Scenario.routes` lists them."""
 
 from __future__ import annotations
 
-import heapq
-
 from .convert import _choice, _integer, _name, _next_hops, _prefix
 from .keys import _ROUTE_KEYS, METRICS, ROUTING_MODES, U32
-from .tables import _invalid, _Link, _Table
+from .tables import _invalid, _Table
 
 
 class _RoutingReader:
-    """[routing], [[routes]] and the computed routes (mixed into
-    :class:`~.resolver._Resolver`)."""
+    """[routing] and [[routes]] (mixed into :class:`~.resolver._Resolver`)."""
 
     # ---- [routing], [[routes]] -------------------------------------------------------------
 
@@ -81,48 +79,6 @@ class _RoutingReader:
                 result.append(link.b if link.a == node else link.a)
         return result
 
-    # ---- routes -------------------------------------------------------------------------------
-
-    def compute_routes(self, metric: str) -> list[dict]:
-        routes = []
-        prefixes: list[str] = []
-        for app in self.apps:
-            if app.kind == "producer" and app.prefix not in prefixes:
-                prefixes.append(app.prefix)
-        for prefix in prefixes:
-            sources = {
-                app.node for app in self.apps if app.kind == "producer" and app.prefix == prefix
-            }
-            routes.extend(self.routes_to(prefix, sources, metric))
-        return routes
-
-    def routes_to(self, prefix: str, sources: set[int], metric: str) -> list[dict]:
-        adj = self.adjacency(metric)
-        dist = _dijkstra(len(self.nodes), adj, sources)
-        routes = []
-        for node in range(len(self.nodes)):
-            if node in sources or node not in dist:
-                continue
-            link = _next_hop_link(adj[node], dist, dist[node])
-            routes.append(
-                {
-                    "node": node,
-                    "prefix": prefix,
-                    "link": link,
-                    "cost": _route_cost(dist[node], metric),
-                }
-            )
-        return routes
-
-    def adjacency(self, metric: str) -> list[list[tuple[int, int, int]]]:
-        """adjacency[node] = [(neighbour, link index, weight)]."""
-        adj: list[list[tuple[int, int, int]]] = [[] for _ in self.nodes]
-        for i, link in enumerate(self.links):
-            weight = _link_weight(link, metric)
-            adj[link.a].append((link.b, i, weight))
-            adj[link.b].append((link.a, i, weight))
-        return adj
-
 
 def _components(prefix: str) -> list[str]:
     return [c for c in prefix.split("/") if c]
@@ -132,64 +88,3 @@ def _covers(prefix: str, name: str) -> bool:
     """True if `prefix` is a component-wise prefix of `name` ("/a" covers "/a/b", not "/ab")."""
     p, n = _components(prefix), _components(name)
     return n[: len(p)] == p
-
-
-def _link_weight(link: _Link, metric: str) -> int:
-    return {"delay": link.delay_ns, "hops": 0, "cost": link.cost}[metric]
-
-
-def _route_cost(dist: tuple[int, int], metric: str) -> int:
-    total, hops = dist
-    if metric == "delay":
-        total = -(-total // 1000)  # microseconds, rounded up
-    elif metric == "hops":
-        total = hops
-    return min(total, U32)
-
-
-def _dijkstra(
-    n: int, adj: list[list[tuple[int, int, int]]], sources: set[int]
-) -> dict[int, tuple[int, int]]:
-    """Multi-source shortest paths; distances are (metric, hops), compared lexicographically,
-    so that zero-weight links never make two nodes each other's next hop."""
-    dist: dict[int, tuple[int, int]] = {s: (0, 0) for s in sources}
-    heap = [(0, 0, s) for s in sorted(sources)]
-    done = [False] * n
-    while heap:
-        d, hops, node = heapq.heappop(heap)
-        if done[node]:
-            continue
-        done[node] = True
-        for other, _link, weight in adj[node]:
-            candidate = (d + weight, hops + 1)
-            if other not in dist or candidate < dist[other]:
-                dist[other] = candidate
-                heapq.heappush(heap, (*candidate, other))
-    return dist
-
-
-def _next_hop_link(
-    edges: list[tuple[int, int, int]], dist: dict[int, tuple[int, int]], target: tuple[int, int]
-) -> int:
-    """The link to the lowest-index neighbour on a shortest path (`edges` of the node, `target`
-    its distance): the first hop of the lexicographically first shortest path."""
-    tight = [
-        (other, link)
-        for other, link, weight in edges
-        if other in dist and (dist[other][0] + weight, dist[other][1] + 1) == target
-    ]
-    return min(tight)[1]
-
-
-def _merge_routes(computed: list[dict], static: list[dict]) -> list[dict]:
-    """Computed routes, then static ones; a static route for the same (node, prefix, link) as a
-    computed one replaces it in place (its cost wins)."""
-    routes = [dict(r) for r in computed]
-    position = {(r["node"], r["prefix"], r["link"]): i for i, r in enumerate(routes)}
-    for route in static:
-        key = (route["node"], route["prefix"], route["link"])
-        if key in position:
-            routes[position[key]] = dict(route)
-        else:
-            routes.append(dict(route))
-    return routes

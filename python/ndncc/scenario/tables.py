@@ -99,6 +99,7 @@ class _Link:
             "a": self.a, "b": self.b,
             "bandwidth_bps": self.bandwidth_bps, "delay_ns": self.delay_ns,
             "queue_ab": dict(self.queue_ab), "queue_ba": dict(self.queue_ba), "loss": self.loss,
+            "cost": self.cost,
         }  # fmt: skip
 
 

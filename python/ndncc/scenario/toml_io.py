@@ -6,7 +6,6 @@ import copy
 import json
 import math
 import re
-import tomllib
 from typing import Any
 
 from .errors import Problem, ScenarioError
@@ -101,6 +100,8 @@ def plain(value: Any) -> Any:
 
 
 def _parse_toml(text: str, source: str) -> dict:
+    import tomllib  # on first use: generated scenarios never parse TOML
+
     _check_nesting(text, source)
     try:
         return tomllib.loads(text)

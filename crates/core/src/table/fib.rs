@@ -2,6 +2,7 @@
 
 use crate::face::FaceId;
 use crate::name::{Name, NameId, NameTable};
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 /// One next hop of a FIB entry.
@@ -22,10 +23,11 @@ pub struct FibEntry {
     pub nexthops: SmallVec<[NextHop; 4]>,
 }
 
-/// The FIB, indexed densely by [`NameId`] (names are interned at set-up, so the table is small).
+/// The FIB: the entries a node has, keyed by [`NameId`]. Sparse, so that its size is the node's
+/// routes, not the scenario's names (a consumer's node in a 10 000-prefix scenario holds one).
 #[derive(Clone, Debug, Default)]
 pub struct Fib {
-    entries: Vec<Option<FibEntry>>,
+    entries: FxHashMap<NameId, FibEntry>,
 }
 
 impl Fib {
@@ -35,11 +37,7 @@ impl Fib {
 
     /// Adds (or updates the cost of) a next hop for `prefix`.
     pub fn add_nexthop(&mut self, prefix: NameId, face: FaceId, cost: u32) {
-        let i = prefix.0 as usize;
-        if self.entries.len() <= i {
-            self.entries.resize(i + 1, None);
-        }
-        let e = self.entries[i].get_or_insert_with(|| FibEntry {
+        let e = self.entries.entry(prefix).or_insert_with(|| FibEntry {
             prefix,
             nexthops: SmallVec::new(),
         });
@@ -58,8 +56,7 @@ impl Fib {
     pub fn set_weight(&mut self, prefix: NameId, face: FaceId, weight: f64) -> bool {
         let nh = self
             .entries
-            .get_mut(prefix.0 as usize)
-            .and_then(|e| e.as_mut())
+            .get_mut(&prefix)
             .and_then(|e| e.nexthops.iter_mut().find(|nh| nh.face == face));
         match nh {
             Some(nh) => {
@@ -72,7 +69,7 @@ impl Fib {
 
     /// The entry of exactly `prefix`.
     pub fn get(&self, prefix: NameId) -> Option<&FibEntry> {
-        self.entries.get(prefix.0 as usize)?.as_ref()
+        self.entries.get(&prefix)
     }
 
     /// Longest-prefix match of a full name (the sequence component never matches an entry).
@@ -89,7 +86,18 @@ impl Fib {
 
     /// Every entry, in prefix-id order.
     pub fn iter(&self) -> impl Iterator<Item = &FibEntry> {
-        self.entries.iter().flatten()
+        let mut entries: Vec<&FibEntry> = self.entries.values().collect();
+        entries.sort_unstable_by_key(|e| e.prefix);
+        entries.into_iter()
+    }
+
+    /// Number of entries (prefixes with next hops).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 }
 

@@ -147,6 +147,11 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
 impl<'a> World<'a> {
     pub(super) fn build(spec: &'a ScenarioSpec, parts: Parts) -> Result<Self, SpecError> {
         spec.check()?;
+        if spec.nodes.len().max(2 * spec.links.len()) >= 1 << super::events::IDX_BITS {
+            return Err(SpecError(
+                "more than 4 194 303 nodes or link directions".into(),
+            ));
+        }
         let mut custom: Vec<Option<RouterModule>> = (0..spec.nodes.len()).map(|_| None).collect();
         for (n, m) in parts.modules {
             let slot = custom
@@ -157,12 +162,8 @@ impl<'a> World<'a> {
         let control = ControlPlane::new(spec.nodes.len(), parts.controllers, &parts.control_links)
             .map_err(SpecError)?;
         let mut names = NameTable::new();
-        for r in &spec.routes {
-            names.intern(&r.prefix);
-        }
-        for a in &spec.apps {
-            names.intern(app_prefix(a));
-        }
+        // interns every prefix (routes' first, then apps'), computing routes on the way
+        let routes = crate::routing::routes(spec, &mut names);
         let names = Arc::new(names);
         let mut nodes = Vec::with_capacity(spec.nodes.len());
         for n in &spec.nodes {
@@ -181,24 +182,19 @@ impl<'a> World<'a> {
             nodes.push(Node::new(Forwarder::new(names.clone(), cfg, module, rng)));
         }
         let mut links = Vec::with_capacity(2 * spec.links.len());
-        let mut face_dir: Vec<Vec<Option<u32>>> = vec![Vec::new(); spec.nodes.len()];
         let mut link_faces = Vec::with_capacity(spec.links.len());
+        let mut parallel: rustc_hash::FxHashMap<(usize, usize), usize> = Default::default();
         for (i, l) in spec.links.iter().enumerate() {
             // parallel links between the same pair are told apart by their order
-            let ordinal = spec.links[..i]
-                .iter()
-                .filter(|o| (o.a, o.b) == (l.a, l.b) || (o.a, o.b) == (l.b, l.a))
-                .count()
-                .to_string();
+            let seen = parallel.entry((l.a.min(l.b), l.a.max(l.b))).or_default();
+            let ordinal = seen.to_string();
+            *seen += 1;
             let bw = Some(BitRate(l.bandwidth_bps));
             let fa = nodes[l.a].add_net_face(l.b as u32, i as u32, queue_limit(l.queue_ab), bw);
             let fb = nodes[l.b].add_net_face(l.a as u32, i as u32, queue_limit(l.queue_ba), bw);
             link_faces.push((fa, fb));
             for (from, ff, to, tf) in [(l.a, fa, l.b, fb), (l.b, fb, l.a, fa)] {
-                let d = links.len() as u32;
-                let fd = &mut face_dir[from];
-                fd.resize(ff.0 as usize + 1, None);
-                fd[ff.0 as usize] = Some(d);
+                // direction 2·i is a→b, 2·i + 1 is b→a (the loop finds it from the face's link)
                 let rng = RngStream::new(
                     spec.seed,
                     spec.run,
@@ -215,15 +211,14 @@ impl<'a> World<'a> {
                 ));
             }
         }
-        for r in &spec.routes {
-            let (fa, fb) = link_faces[r.link];
-            let face = if spec.links[r.link].a == r.node {
+        for r in &routes {
+            let (fa, fb) = link_faces[r.link as usize];
+            let face = if spec.links[r.link as usize].a == r.node as usize {
                 fa
             } else {
                 fb
             };
-            let prefix = names.lookup(&r.prefix).expect("interned above");
-            nodes[r.node].add_route(prefix, face, r.cost);
+            nodes[r.node as usize].add_route(r.prefix, face, r.cost);
         }
         let mut apps = Vec::with_capacity(spec.apps.len());
         for (i, a) in spec.apps.iter().enumerate() {
@@ -241,7 +236,7 @@ impl<'a> World<'a> {
             nodes,
             links,
             control,
-            face_dir,
+            wire: Default::default(),
             apps,
             events: BinaryHeap::new(),
             seq: 0,

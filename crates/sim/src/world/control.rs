@@ -62,8 +62,13 @@ impl ControlPlane {
     }
 
     fn put(&mut self, controller: usize, up: bool, msg: ControlMessage) -> u32 {
+        // ids fit an event's index bits; they wrap, skipping those still on a link
+        let mask = (1u32 << super::events::IDX_BITS) - 1;
+        while self.in_flight.contains_key(&self.next_id) {
+            self.next_id = (self.next_id + 1) & mask;
+        }
         let id = self.next_id;
-        self.next_id = self.next_id.wrapping_add(1);
+        self.next_id = (self.next_id + 1) & mask;
         self.in_flight.insert(id, (controller, up, msg));
         id
     }

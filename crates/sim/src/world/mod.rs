@@ -2,6 +2,7 @@
 //!
 //! * `build` — nodes, faces, links, routes and apps from the resolved spec;
 //! * `events` — the event queue, links (serialization, propagation, loss) and the loop;
+//! * `wire` — the packets in flight on every link (one store, a FIFO per direction);
 //! * `sample` — the time-series tables, sampled every trace bin;
 //! * `report` — the summary and the metadata of faces and apps;
 //! * `control` — controller components and the control links that join them to nodes.
@@ -11,6 +12,7 @@ mod control;
 mod events;
 mod report;
 mod sample;
+mod wire;
 
 use crate::output::SimOutput;
 use crate::spec::{ScenarioSpec, SpecError};
@@ -63,8 +65,7 @@ struct World<'a> {
     spec: &'a ScenarioSpec,
     nodes: Vec<Node>,
     links: Vec<LinkDir>,
-    /// For each node, face index → link direction leaving through it (net faces only).
-    face_dir: Vec<Vec<Option<u32>>>,
+    wire: wire::Wire,
     apps: Vec<AppLoc>,
     events: BinaryHeap<Event>,
     seq: u64,

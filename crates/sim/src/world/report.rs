@@ -11,6 +11,13 @@ use ndncc_core::face::FaceKind;
 impl<'a> World<'a> {
     pub(super) fn meta(&self) -> Meta {
         let mut faces = Vec::new();
+        // (node, slot) -> global app index, for the app faces
+        let global: rustc_hash::FxHashMap<(u32, u32), u32> = self
+            .apps
+            .iter()
+            .enumerate()
+            .map(|(g, l)| ((l.node, l.slot), g as u32))
+            .collect();
         for (ni, node) in self.nodes.iter().enumerate() {
             for face in node.fwd.faces() {
                 let (kind, descr, peer, link, app) = match face.kind {
@@ -22,11 +29,7 @@ impl<'a> World<'a> {
                         None,
                     ),
                     FaceKind::App { app } => {
-                        let global = self
-                            .apps
-                            .iter()
-                            .position(|l| l.node == ni as u32 && l.slot == app)
-                            .map(|g| g as u32);
+                        let global = global.get(&(ni as u32, app)).copied();
                         ("app", "appFace://".to_string(), None, None, global)
                     }
                 };
@@ -169,10 +172,31 @@ impl<'a> World<'a> {
 
 /// ndnSIM-style net-device face description: one MAC per link end, numbered from 1.
 fn mac_descr(link: u32, is_a: bool) -> String {
+    // written by hand: `format!` with six `{:02x}` was a tenth of building a large network
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let n = 2 * link as u64 + if is_a { 1 } else { 2 };
-    let b = n.to_be_bytes();
-    format!(
-        "netdev://[{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}]",
-        b[2], b[3], b[4], b[5], b[6], b[7]
-    )
+    let mut s = String::with_capacity(28);
+    s.push_str("netdev://[");
+    for (i, byte) in n.to_be_bytes()[2..].iter().enumerate() {
+        if i > 0 {
+            s.push(':');
+        }
+        s.push(HEX[(byte >> 4) as usize] as char);
+        s.push(HEX[(byte & 15) as usize] as char);
+    }
+    s.push(']');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn mac_descr_is_ndnsims() {
+        assert_eq!(super::mac_descr(0, true), "netdev://[00:00:00:00:00:01]");
+        assert_eq!(super::mac_descr(0, false), "netdev://[00:00:00:00:00:02]");
+        assert_eq!(
+            super::mac_descr(200_000, false),
+            "netdev://[00:00:00:06:1a:82]"
+        );
+    }
 }
