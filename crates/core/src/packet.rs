@@ -24,16 +24,40 @@ impl NackReason {
     }
 }
 
-/// Scheme extension fields of an Interest.
+/// Scheme extension fields of an Interest. Kept compact (every packet the simulator moves is as
+/// large as the largest kind): the optional fields are packed and read through methods.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct InterestExt {
     /// Traffic class (MIRCC multipath: 0 primary, 1 secondary).
     pub class: u8,
+    /// A chunk Interest's request: N segments (0 = not a chunk Interest) and the offsets' mask.
+    chunk_segments: u8,
+    chunk_mask: u64,
+    /// The consumer's smoothed RTT in ns (0 = none), see [`InterestExt::rtt`].
+    rtt_ns: u64,
+}
+
+impl InterestExt {
     /// A chunk Interest: which segments of the chunk (its sequence number) to send back.
-    pub chunk: Option<ChunkRequest>,
+    pub fn chunk(&self) -> Option<ChunkRequest> {
+        (self.chunk_segments > 0).then_some(ChunkRequest {
+            segments: u32::from(self.chunk_segments),
+            mask: self.chunk_mask,
+        })
+    }
+    pub fn set_chunk(&mut self, chunk: Option<ChunkRequest>) {
+        let c = chunk.map(|c| (c.segments.min(ChunkRequest::MAX_SEGMENTS) as u8, c.mask));
+        (self.chunk_segments, self.chunk_mask) = c.unwrap_or((0, 0));
+    }
     /// The consumer's smoothed RTT when it sent the Interest (RCP's RTT header field; read by
     /// MIRCC routers with `path_rtt`); `None` before its first sample.
-    pub rtt: Option<Duration>,
+    pub fn rtt(&self) -> Option<Duration> {
+        (self.rtt_ns > 0).then_some(Duration(self.rtt_ns))
+    }
+    /// Sets the carried RTT (a zero RTT is carried as 1 ns).
+    pub fn set_rtt(&mut self, rtt: Option<Duration>) {
+        self.rtt_ns = rtt.map_or(0, |d| d.0.max(1));
+    }
 }
 
 /// The segments a chunk Interest asks for (chunk-switched transfer, seed 001): a chunk of

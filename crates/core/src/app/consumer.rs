@@ -225,15 +225,15 @@ impl Consumer {
             self.cfg.interest_size,
         );
         interest.ext.class = self.controller.next_class();
-        interest.ext.rtt = self.rtt.srtt();
-        interest.ext.chunk = self.cfg.chunk_segments.map(|n| {
+        interest.ext.set_rtt(self.rtt.srtt());
+        interest.ext.set_chunk(self.cfg.chunk_segments.map(|n| {
             // a new chunk asks for every segment, a re-ask for the missing ones only
             let all = ChunkRequest::all(n);
             ChunkRequest {
                 mask: all.mask & !got,
                 ..all
             }
-        });
+        }));
         out.push(Packet::Interest(interest));
         true
     }
@@ -519,7 +519,7 @@ mod tests {
         let (a, l) = (asks.clone(), lost.clone());
         h.drop_when(move |_, p| match p {
             Packet::Interest(i) => {
-                let c = i.ext.chunk.expect("a chunk Interest");
+                let c = i.ext.chunk().expect("a chunk Interest");
                 a.borrow_mut()
                     .entry(i.name.seq.unwrap())
                     .or_default()

@@ -86,7 +86,7 @@ impl Producer {
                 ..DataExt::default()
             },
         };
-        match interest.ext.chunk {
+        match interest.ext.chunk() {
             // a chunk Interest: one Data per segment asked for, each carrying its offset
             Some(chunk) => {
                 for index in chunk.offsets() {

@@ -345,7 +345,7 @@ impl Forwarder {
                 let retransmission = entry.in_record(in_face).is_some();
                 let pending = entry.out_records.iter().any(|r| !r.nacked);
                 entry.upsert_in_record(in_face, interest.nonce, now, expiry);
-                entry.ask_segments(interest.ext.chunk);
+                entry.ask_segments(interest.ext.chunk());
                 entry.interest = interest;
                 if !retransmission && pending {
                     core.counters.aggregated += 1;
@@ -355,7 +355,7 @@ impl Forwarder {
             None => {
                 let entry = core.pit.insert(interest, expiry);
                 entry.upsert_in_record(in_face, interest.nonce, now, expiry);
-                entry.ask_segments(interest.ext.chunk);
+                entry.ask_segments(interest.ext.chunk());
                 true
             }
         };

@@ -261,7 +261,7 @@ impl RouterHooks for MirccRouter {
         let Some(link) = self.link(now, face, faces) else {
             return InterestVerdict::Admit;
         };
-        if let Some(rtt) = interest.ext.rtt {
+        if let Some(rtt) = interest.ext.rtt() {
             link.carried.0 += rtt.as_secs_f64();
             link.carried.1 += 1;
         }
@@ -516,7 +516,7 @@ mod tests {
 
     fn interest(rtt: Option<Duration>) -> Interest {
         let mut i = Interest::new(Name::new(NameId(1), 0), 0, Duration::from_secs(1), 40);
-        i.ext.rtt = rtt;
+        i.ext.set_rtt(rtt);
         i
     }
 
