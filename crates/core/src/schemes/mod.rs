@@ -21,6 +21,7 @@
 //! [`RouterModule`], dispatched by `match`; `Custom` takes any [`RouterHooks`] implementation,
 //! for experiments and tests.
 
+pub mod chopcop;
 pub mod icp;
 pub mod mircc;
 pub mod params;

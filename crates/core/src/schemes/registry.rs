@@ -208,6 +208,7 @@ registry! {
     routers {
         Sf(sf::SfRouter),
         Mircc(mircc::MirccRouter),
+        Chopcop(super::chopcop::ChopcopRouter),
     }
     controllers {
         ConstantRate(ConstantRate),
@@ -215,6 +216,7 @@ registry! {
         SfAimd(sf::SfConsumer),
         Mircc(mircc::MirccConsumer),
         Icp(super::icp::Icp),
+        Chopcop(super::chopcop::Ric),
     }
 }
 
@@ -385,7 +387,7 @@ mod tests {
     fn schema_lists_every_part_with_defaults_from_default() {
         let s = schema();
         let names: Vec<_> = s.routers.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["sf", "mircc"]);
+        assert_eq!(names, ["sf", "mircc", "chopcop"]);
         let sf = &s.routers[0];
         let depth = sf.params.iter().find(|p| p.name == "depth").unwrap();
         assert_eq!(
