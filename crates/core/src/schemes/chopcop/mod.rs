@@ -38,7 +38,7 @@ crate::scheme_config! {
         /// C_q: the outbound Data queue capacity in bytes; 0 = the face's queue limit (bytes, or
         /// packets when the limit is in packets) [OPEN: the simulator's faces have one transmit
         /// queue for every packet type; CHoPCoP's outbound Data queue is bandwidth × 300 ms].
-        capacity: u64 = 0, Kind::Size { min: 0, max: u64::MAX }, "bytes";
+        capacity: u64 = 0, Kind::Size { min: 0, max: 1 << 40 }, "bytes";
     }
 }
 
