@@ -37,3 +37,27 @@ def test_chopcop_keys_are_checked():
         s.with_overrides(overrides={"defaults.node.schemes.chopcop.q_min": 0.5}).resolve()
     spec = s.resolve()
     assert spec["apps"][0]["app"]["controller"]["delta"] == 6.0
+
+
+def _ictp(extra: str) -> Scenario:
+    txt = BASELINE.read_text().replace(
+        'controller = "chopcop"\nchunk_segments = 32\nmax_seq = 10000',
+        'controller = "ictp"\nmax_seq = 320000\n' + extra,
+    )
+    return Scenario.from_toml_str(txt).with_overrides(overrides={"scenario.duration": "10s"})
+
+
+def test_ictp_over_segments_slow_start_then_one_per_rtt():
+    r = ndncc.run(_ictp("initial_ssthresh = 64"))
+    app = r.summary["apps"][0]
+    assert app["timeouts"] == 0 and app["data_received"] > 5_000
+    w = r.series["window"].dropna().to_numpy()
+    assert 64 <= w[10] < 80  # slow start stopped at ssthresh 64
+    # congestion avoidance: about +1 per round trip (≈ 0.11 s) — ≈ +9 per second
+    per_s = (w[-1] - w[10]) / ((len(w) - 11) * 0.1)
+    assert 6 < per_s < 10, per_s
+
+
+def test_ictp_keys_are_checked():
+    with pytest.raises(ScenarioError, match=r"dup_threshold"):
+        _ictp("dup_threshold = -1").resolve()

@@ -23,6 +23,7 @@
 
 pub mod chopcop;
 pub mod icp;
+pub mod ictp;
 pub mod mircc;
 pub mod params;
 pub mod registry;

@@ -217,6 +217,7 @@ registry! {
         Mircc(mircc::MirccConsumer),
         Icp(super::icp::Icp),
         Chopcop(super::chopcop::Ric),
+        Ictp(super::ictp::Ictp),
     }
 }
 
@@ -350,6 +351,9 @@ impl CongestionController for Controller {
     }
     fn next_class(&mut self) -> u8 {
         self.inner_mut().next_class()
+    }
+    fn poll_loss(&mut self) -> Option<u64> {
+        self.inner_mut().poll_loss()
     }
     fn rto(&self, rtt: &RttEstimator) -> Option<Duration> {
         self.inner().rto(rtt)
