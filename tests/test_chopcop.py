@@ -61,3 +61,34 @@ def test_ictp_over_segments_slow_start_then_one_per_rtt():
 def test_ictp_keys_are_checked():
     with pytest.raises(ScenarioError, match=r"dup_threshold"):
         _ictp("dup_threshold = -1").resolve()
+
+
+def _non_cooperative(rate: int, fisp: bool) -> Scenario:
+    """Seed 001's Table I set-up: C asks chunks at a constant rate, deaf to marks."""
+    txt = BASELINE.read_text().replace(
+        'controller = "chopcop"',
+        f'controller = "constant-rate"\nrate = {rate}\nretransmit = "timeout"\ntimeout = "1s"',
+    )
+    txt = txt.replace(
+        "\n[defaults.node.schemes.chopcop]\n",
+        f"\n[defaults.node.schemes.chopcop]\nfisp = {str(fisp).lower()}\n",
+    )
+    return Scenario.from_toml_str(txt).with_overrides(overrides={"scenario.duration": "15s"})
+
+
+def test_fisp_holds_interests_of_a_non_cooperative_receiver():
+    runs = {fisp: ndncc.run(_non_cooperative(200, fisp)) for fisp in (True, False)}
+    faces = {
+        fisp: {(f["node"], f["peer"]): f for f in r.summary["faces"]} for fisp, r in runs.items()
+    }
+    # without FISP B's queue towards C overflows; with it, it is held near Q_min (1 040 KB)
+    assert faces[False][("B", "C")]["drops"] > 1000
+    assert faces[True][("B", "C")]["drops"] == 0
+    assert 900_000 < faces[True][("B", "C")]["max_queue_bytes"] < 1_400_000
+    thr = {fisp: r.summary["apps"][0]["throughput_mbps"] for fisp, r in runs.items()}
+    assert thr[True] > 34.0, thr
+    # below the bottleneck's 152 chunks/s FISP never acts
+    calm = {
+        fisp: ndncc.run(_non_cooperative(140, fisp)).summary["apps"][0] for fisp in (True, False)
+    }
+    assert calm[True] == calm[False]

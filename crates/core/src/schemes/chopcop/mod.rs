@@ -6,20 +6,24 @@
 //!   ([`crate::mechanisms::red_marker`]).
 //! * The consumer, [`ric::Ric`] (`controller = "chopcop"`): RIC's window of chunk Interests.
 //!
-//! FISP (fair-share Interest shaping) is not implemented yet.
+//! * FISP, fair-share Interest shaping ([`fisp`], on with `fisp = true`): Interests of flows
+//!   whose Data would overflow an interface wait in a delay queue.
 
+pub mod fisp;
 pub mod ric;
 
 pub use ric::{Ric, RicConfig};
 
 use crate::face::{Face, FaceId, QueueLimit};
 use crate::mechanisms::red_marker::RedMarker;
-use crate::packet::{Data, PacketType};
+use crate::name::NameId;
+use crate::packet::{Data, Interest, Packet, PacketType};
 use crate::rng::RngStream;
 use crate::schemes::params::{Kind, Param, Problem, SchemeConfig};
 use crate::schemes::registry::RouterScheme;
-use crate::schemes::RouterHooks;
-use crate::time::Instant;
+use crate::schemes::{InterestVerdict, ModuleAction, RouterHooks};
+use crate::time::{Duration, Instant};
+use fisp::{Fisp, FispParams};
 
 crate::scheme_config! {
     /// CHoPCoP router settings (REM); defaults are seed 001's values.
@@ -39,6 +43,31 @@ crate::scheme_config! {
         /// packets when the limit is in packets) [OPEN: the simulator's faces have one transmit
         /// queue for every packet type; CHoPCoP's outbound Data queue is bandwidth × 300 ms].
         capacity: u64 = 0, Kind::Size { min: 0, max: 1 << 40 }, "bytes";
+        /// FISP on: delay Interests of flows whose Data would overflow an interface.
+        fisp: bool = true, Kind::Bool, "";
+        /// γ: weight of q_i (Data owed to Interests sent upstream) in Q = q_d + γ·q_i [OPEN: 1].
+        gamma: f64 = 1.0, Kind::number(0.0), "";
+        /// C: an interface's buffer, the unit of FISP's thresholds [OPEN: 2 600 KB, seed 001's
+        /// outbound Data 1 500 KB + inbound Data 1 MB + Interest 100 KB].
+        fisp_capacity: u64 = 2_600_000, Kind::Size { min: 1, max: 1 << 40 }, "bytes";
+        /// Q_release / C: below it every delayed Interest is released (seed 001: 0.3).
+        q_release: f64 = 0.3, Kind::open_range(0.0, 10.0), "of C";
+        /// Q_min / C: shaping starts above it (seed 001: 0.4).
+        fisp_q_min: f64 = 0.4, Kind::open_range(0.0, 10.0), "of C";
+        /// Q_max / C: every Interest is delayed above it (seed 001: 0.9).
+        fisp_q_max: f64 = 0.9, Kind::open_range(0.0, 10.0), "of C";
+        /// P₀: the delay probability at Q_min (seed 001: 0.3).
+        p0: f64 = 0.3, Kind::range(0.0, 1.0), "";
+        /// The period of phase 1 (Q computed, shaping on or off, release below Q_release)
+        /// [OPEN: 10 ms].
+        fisp_period: Duration = Duration::from_millis(10), Kind::PERIOD, "time";
+        /// How long a delayed Interest waits; 0 = the interface's smoothed RTT [OPEN].
+        fisp_delay: Duration = Duration::ZERO, Kind::TIME, "time";
+        /// The wait before the interface has an RTT sample [OPEN: 100 ms].
+        fisp_delay_fallback: Duration = Duration::from_millis(100), Kind::POSITIVE_TIME, "time";
+        /// The size of one Data segment, for q_i: a chunk Interest owes its segments × this
+        /// [OPEN: seed 001's 1 KB].
+        segment_size: u64 = 1000, Kind::PACKET_SIZE, "bytes";
     }
 }
 
@@ -47,24 +76,36 @@ impl SchemeConfig for ChopcopConfig {
         Self::param_list()
     }
     fn cross_checks(&self) -> Vec<Problem> {
+        let mut p = Vec::new();
         if self.q_min >= self.q_max {
-            return vec![Problem::new(
+            p.push(Problem::new(
                 &["q_max", "q_min"],
                 format!("q_min ({}) is not below q_max ({})", self.q_min, self.q_max),
                 "set q_min below q_max".to_string(),
-            )];
+            ));
         }
-        Vec::new()
+        if !(self.q_release < self.fisp_q_min && self.fisp_q_min < self.fisp_q_max) {
+            p.push(Problem::new(
+                &["fisp_q_max", "fisp_q_min", "q_release"],
+                format!(
+                    "FISP needs q_release < fisp_q_min < fisp_q_max (got {}, {}, {})",
+                    self.q_release, self.fisp_q_min, self.fisp_q_max
+                ),
+                "order the three thresholds".to_string(),
+            ));
+        }
+        p
     }
 }
 
-/// CHoPCoP's router part: REM on every network face.
+/// CHoPCoP's router part: REM on every network face, and FISP.
 #[derive(Debug)]
 pub struct ChopcopRouter {
     pub cfg: ChopcopConfig,
     rng: RngStream,
     /// REM state per face (by face index), made at the face's first Data.
     rem: Vec<Option<Rem>>,
+    pub fisp: Option<Fisp>,
 }
 
 /// One face's REM: the marker and whether it counts bytes (else packets).
@@ -76,10 +117,25 @@ struct Rem {
 
 impl ChopcopRouter {
     pub fn new(cfg: ChopcopConfig, rng: RngStream) -> Self {
+        let fisp = cfg.fisp.then(|| {
+            Fisp::new(FispParams {
+                gamma: cfg.gamma,
+                capacity: cfg.fisp_capacity as f64,
+                q_release: cfg.q_release,
+                q_min: cfg.fisp_q_min,
+                q_max: cfg.fisp_q_max,
+                p0: cfg.p0,
+                period: cfg.fisp_period,
+                delay: cfg.fisp_delay,
+                fallback: cfg.fisp_delay_fallback,
+                segment_bytes: cfg.segment_size as f64,
+            })
+        });
         ChopcopRouter {
             cfg,
             rng,
             rem: Vec::new(),
+            fisp,
         }
     }
 
@@ -128,6 +184,9 @@ impl RouterHooks for ChopcopRouter {
     /// with p(q̄). A mark already set upstream stays set. Data to local apps are not sampled.
     fn on_data_out(&mut self, _now: Instant, face: FaceId, data: &mut Data, faces: &[Face]) {
         let f = &faces[face.0 as usize];
+        if let Some(fisp) = &mut self.fisp {
+            fisp.on_data_out(f, data);
+        }
         if f.is_app() {
             return;
         }
@@ -137,13 +196,79 @@ impl RouterHooks for ChopcopRouter {
         let q = if rem.bytes { bytes as f64 } else { pkts as f64 };
         data.ext.mark |= rem.marker.on_packet(q, &mut self.rng);
     }
+    fn on_interest_out(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        _prefix: NameId,
+        interest: &Interest,
+        faces: &[Face],
+    ) -> InterestVerdict {
+        match &mut self.fisp {
+            Some(f) => f.on_interest_out(now, face, interest, faces, &mut self.rng),
+            None => InterestVerdict::Admit,
+        }
+    }
+    fn on_data_in(
+        &mut self,
+        now: Instant,
+        _face: FaceId,
+        _prefix: NameId,
+        data: &mut Data,
+        sent: Option<Instant>,
+        _faces: &[Face],
+    ) {
+        if let Some(f) = &mut self.fisp {
+            f.on_data_in(now, data, sent);
+        }
+    }
+    fn on_enqueue(&mut self, _now: Instant, face: FaceId, p: &mut Packet, faces: &[Face]) -> bool {
+        if let Some(f) = &mut self.fisp {
+            f.on_queue(face, p, true, faces);
+        }
+        true
+    }
+    fn on_dequeue(
+        &mut self,
+        _now: Instant,
+        face: FaceId,
+        p: &mut Packet,
+        _sojourn: Duration,
+        faces: &[Face],
+    ) {
+        if let Some(f) = &mut self.fisp {
+            f.on_queue(face, p, false, faces);
+        }
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.fisp.as_ref().and_then(Fisp::poll_timeout)
+    }
+    fn on_timeout(&mut self, now: Instant, faces: &[Face]) {
+        if let Some(f) = &mut self.fisp {
+            f.on_timeout(now, faces, &mut self.rng);
+        }
+    }
+    fn poll_action(&mut self) -> Option<ModuleAction> {
+        self.fisp.as_mut().and_then(Fisp::poll_action)
+    }
     fn gauge_names(&self) -> &'static [&'static str] {
-        &["rem_avg_queue", "rem_probability"]
+        &[
+            "rem_avg_queue",
+            "rem_probability",
+            "fisp_owed",
+            "fisp_delayed",
+        ]
     }
     fn face_gauges(&mut self, _now: Instant, face: FaceId, out: &mut [f64]) {
         if let Some(Some(r)) = self.rem.get(face.0 as usize) {
             out[0] = r.marker.avg;
             out[1] = r.marker.probability();
+        }
+        if let Some(f) = &self.fisp {
+            if let Some(i) = f.ifaces.get(face.0 as usize) {
+                out[2] = i.q_i(); // q_i; q_d is the queue column
+                out[3] = i.delayed_len() as f64;
+            }
         }
     }
 }
@@ -153,7 +278,8 @@ impl RouterScheme for ChopcopRouter {
     const NAME: &'static str = "chopcop";
     const DOC: &'static str = "CHoPCoP's router part (Zhang et al. 2014, seed 001): REM, random \
         early marking of Data from the EWMA of each face's outbound Data queue (gentle RED \
-        curve q_min = 0.1·C_q, q_max = 0.2·C_q, P_max = 0.002). FISP not yet implemented.";
+        curve q_min = 0.1·C_q, q_max = 0.2·C_q, P_max = 0.002), and FISP, fair-share Interest \
+        shaping (delay queues for flows whose Data would overflow an interface).";
     fn build(cfg: &ChopcopConfig, rng: RngStream) -> Self {
         ChopcopRouter::new(cfg.clone(), rng)
     }
@@ -249,6 +375,32 @@ mod tests {
         d.ext.mark = true;
         r.on_data_out(Instant::ZERO, FaceId(0), &mut d, &faces);
         assert!(d.ext.mark, "marked upstream: stays marked");
+    }
+
+    #[test]
+    fn fisp_defaults_are_seed_001s() {
+        let r = router(ChopcopConfig::default());
+        let p = &r.fisp.as_ref().expect("on by default").p;
+        assert_eq!(
+            (p.q_release, p.q_min, p.q_max, p.p0, p.gamma, p.capacity),
+            (0.3, 0.4, 0.9, 0.3, 1.0, 2_600_000.0)
+        );
+        assert_eq!(p.period, Duration::from_millis(10));
+        assert_eq!((p.delay, p.segment_bytes), (Duration::ZERO, 1000.0));
+        assert!(router(ChopcopConfig {
+            fisp: false,
+            ..Default::default()
+        })
+        .fisp
+        .is_none());
+        let bad = ChopcopConfig {
+            q_release: 0.5,
+            ..Default::default()
+        };
+        assert_eq!(
+            bad.validate()[0].keys,
+            ["fisp_q_max", "fisp_q_min", "q_release"]
+        );
     }
 
     #[test]
