@@ -92,3 +92,19 @@ def test_fisp_holds_interests_of_a_non_cooperative_receiver():
         fisp: ndncc.run(_non_cooperative(140, fisp)).summary["apps"][0] for fisp in (True, False)
     }
     assert calm[True] == calm[False]
+
+
+def test_hbh_quota_caps_a_flow_at_quota_chunks_per_round_trip():
+    txt = BASELINE.read_text().replace(
+        "\n[defaults.node.schemes.chopcop]\n", "\n[defaults.node.schemes.hbh]\nquota = 4\n"
+    )
+    txt = txt.replace('controller = "chopcop"', 'controller = "icp"\ntau = "2s"')
+    r = ndncc.run(
+        Scenario.from_toml_str(txt).with_overrides(overrides={"scenario.duration": "10s"})
+    )
+    app = r.summary["apps"][0]
+    # 4 chunks of 32 KB per 110 ms round trip ≈ 9.3 Mbit/s, whatever ICP's window
+    assert 8.0 < app["throughput_mbps"] < 9.6, app
+    assert app["timeouts"] == 0
+    held = r.face_series.groupby("node_name")["scheme_hbh_queued"].max()
+    assert held["C"] > 10  # C's Interests wait in its per-flow queue towards B

@@ -22,6 +22,7 @@
 //! for experiments and tests.
 
 pub mod chopcop;
+pub mod hr_icp;
 pub mod icp;
 pub mod ictp;
 pub mod mircc;
