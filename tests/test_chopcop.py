@@ -27,6 +27,8 @@ def test_baseline_marks_at_the_bottleneck_and_keeps_the_link_busy():
     assert 17 < steady.mean() < 30, steady.mean()  # paper: 23.27
     cuts = sum(1 for a, b in zip(w, w[1:], strict=False) if b < 0.9 * a)
     assert cuts >= 2, w
+    # FISP is on but never delays here: Q stays below Q_min
+    assert r.face_series["scheme_fisp_delayed"].fillna(0).max() == 0
 
 
 def test_chopcop_keys_are_checked():
