@@ -235,6 +235,9 @@ impl AppSpec {
 }
 
 /// What an application does.
+// A consumer spec embeds the largest registered controller config; specs are few and built
+// once, so their size does not matter (boxing would change every match on them).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, tag = "kind", rename_all = "snake_case")]
 pub enum AppKind {

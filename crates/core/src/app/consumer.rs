@@ -325,7 +325,26 @@ impl Consumer {
         if let Some(r) = sig.rate_stamp {
             self.controller.on_rate_stamp(now, r, &sig);
         }
+        while let Some(lost) = self.controller.poll_loss() {
+            self.fast_retransmit(now, lost, out);
+        }
         self.after_signal(now, out);
+    }
+
+    /// The controller declared `seq` lost before its timeout: if it is still pending, send it
+    /// again now, outside the window (TCP's fast retransmit).
+    fn fast_retransmit(&mut self, now: Instant, seq: u64, out: &mut Vec<Packet>) {
+        if !self.sending
+            || self
+                .pending
+                .get(&seq)
+                .is_none_or(|p| p.transmissions >= self.cfg.max_transmissions)
+        {
+            return;
+        }
+        let p = self.pending.remove(&seq).expect("pending");
+        self.retx_queue.push_front((seq, p));
+        self.send_one(now, out);
     }
 
     fn count_data(&mut self, data: &Data) {

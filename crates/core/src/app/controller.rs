@@ -80,6 +80,12 @@ pub trait CongestionController: std::fmt::Debug {
     fn next_class(&mut self) -> u8 {
         0
     }
+    /// A sequence number the controller declares lost before its timeout (fast retransmit,
+    /// e.g. after three later Data); drained by the consumer after every Data, which sends a
+    /// declared number again at once, outside the window, if it is still pending.
+    fn poll_loss(&mut self) -> Option<u64> {
+        None
+    }
 }
 
 crate::scheme_config! {

@@ -21,7 +21,10 @@
 //! [`RouterModule`], dispatched by `match`; `Custom` takes any [`RouterHooks`] implementation,
 //! for experiments and tests.
 
+pub mod chopcop;
+pub mod hr_icp;
 pub mod icp;
+pub mod ictp;
 pub mod mircc;
 pub mod params;
 pub mod registry;

@@ -208,6 +208,8 @@ registry! {
     routers {
         Sf(sf::SfRouter),
         Mircc(mircc::MirccRouter),
+        Chopcop(super::chopcop::ChopcopRouter),
+        Hbh(super::hr_icp::HbhShaper),
     }
     controllers {
         ConstantRate(ConstantRate),
@@ -215,6 +217,8 @@ registry! {
         SfAimd(sf::SfConsumer),
         Mircc(mircc::MirccConsumer),
         Icp(super::icp::Icp),
+        Chopcop(super::chopcop::Ric),
+        Ictp(super::ictp::Ictp),
     }
 }
 
@@ -349,6 +353,9 @@ impl CongestionController for Controller {
     fn next_class(&mut self) -> u8 {
         self.inner_mut().next_class()
     }
+    fn poll_loss(&mut self) -> Option<u64> {
+        self.inner_mut().poll_loss()
+    }
     fn rto(&self, rtt: &RttEstimator) -> Option<Duration> {
         self.inner().rto(rtt)
     }
@@ -385,7 +392,7 @@ mod tests {
     fn schema_lists_every_part_with_defaults_from_default() {
         let s = schema();
         let names: Vec<_> = s.routers.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["sf", "mircc"]);
+        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh"]);
         let sf = &s.routers[0];
         let depth = sf.params.iter().find(|p| p.name == "depth").unwrap();
         assert_eq!(

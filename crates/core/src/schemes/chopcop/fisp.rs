@@ -1,0 +1,377 @@
+//! FISP — Fair-share Interest Shaping, CHoPCoP's router-side overload control (seed 001
+//! §III.B, §IV; `docs/schemes/chopcop.md`, "FISP").
+//!
+//! An *interface* is the face a flow's Data leave on (where its Interests came in). Per
+//! interface, every period (phase 1):
+//!
+//! ```text
+//! Q   = q_d + γ·q_i        q_d: Data bytes waiting on the interface's outbound queue
+//!                          q_i: Data bytes still owed to Interests sent upstream for it
+//! Q_j = q_d,j + γ·q_i,j    the same, restricted to flow j (a content name)
+//! shaping ⇔ Q > Q_min                                               (phase 1)
+//! shaping, Q_j ≥ Q_min/n: delay an Interest of j with P = (Q − Q_min)/(Q_max − Q_min) + P₀  (2)
+//! Q > Q_max: delay every Interest                                   (phase 3)
+//! Q < Q_release: release every delayed Interest                     (phase 4)
+//! ```
+//!
+//! A delayed Interest waits in the interface's delay queue (not counted in Q) and is sent after
+//! the delay interval (default: the interface's smoothed RTT). Q_release = 0.3·C, Q_min = 0.4·C,
+//! Q_max = 0.9·C, P₀ = 0.3, C the interface's buffer [OPEN: 2 600 KB, the total of seed 001's
+//! buffers]. The hooks do not tell an Interest's incoming face, so the interface of a flow is
+//! learnt from the face its Data go out on; a flow whose Data have not been seen yet is not
+//! shaped. The per-flow DRR of the seed's Interest queues is not modelled (see the docs).
+
+use crate::face::{Face, FaceId, QueueLimit};
+use crate::name::{Name, NameId};
+use crate::packet::{Data, Interest, Packet, PacketType};
+use crate::rng::RngStream;
+use crate::schemes::{InterestVerdict, ModuleAction};
+use crate::time::{Duration, Instant};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+
+/// FISP's settings (fractions of C, in the router's config).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FispParams {
+    /// γ: weight of q_i in Q.
+    pub gamma: f64,
+    /// C in bytes.
+    pub capacity: f64,
+    pub q_release: f64,
+    pub q_min: f64,
+    pub q_max: f64,
+    pub p0: f64,
+    /// Phase 1's period.
+    pub period: Duration,
+    /// The delay interval; zero = the interface's smoothed RTT (`fallback` before a sample).
+    pub delay: Duration,
+    pub fallback: Duration,
+    /// Bytes of one Data segment, for q_i (a chunk Interest owes segments × this).
+    pub segment_bytes: f64,
+}
+
+impl FispParams {
+    /// P of phase 2: (Q − Q_min)/(Q_max − Q_min) + P₀, in [0, 1].
+    pub fn delay_probability(&self, q: f64) -> f64 {
+        let (lo, hi) = (self.q_min * self.capacity, self.q_max * self.capacity);
+        ((q - lo) / (hi - lo) + self.p0).clamp(0.0, 1.0)
+    }
+}
+
+/// One interface (by the downstream face's index).
+#[derive(Clone, Debug, Default)]
+pub struct Iface {
+    /// Phase 1's verdict at the last check.
+    pub shaping: bool,
+    /// q_i per flow (bytes owed); q_i is their sum.
+    owed: FxHashMap<NameId, f64>,
+    /// q_d per flow: the flow's Data bytes in the face's queue.
+    queued: FxHashMap<NameId, f64>,
+    /// Delayed Interests, in the order they were delayed.
+    delayed: VecDeque<Delayed>,
+    /// Smoothed RTT of Interests sent for this interface (ns).
+    srtt: Option<f64>,
+    /// Interests delayed (counted once each), and discarded after waiting their lifetime.
+    pub delayed_total: u64,
+    pub expired: u64,
+}
+
+impl Iface {
+    pub fn q_i(&self) -> f64 {
+        self.owed.values().sum()
+    }
+    /// Active flows: with Data owed or queued.
+    fn flows(&self) -> usize {
+        let mut n = self.owed.values().filter(|&&b| b > 0.0).count();
+        n += self
+            .queued
+            .iter()
+            .filter(|(f, &b)| b > 0.0 && self.owed.get(f).is_none_or(|&o| o <= 0.0))
+            .count();
+        n
+    }
+    pub fn delayed_len(&self) -> usize {
+        self.delayed.len()
+    }
+}
+
+/// A delayed Interest: when its interval ends, since when it waits, where it goes.
+#[derive(Clone, Copy, Debug)]
+struct Delayed {
+    until: Instant,
+    since: Instant,
+    face: FaceId,
+    interest: Interest,
+}
+
+/// An Interest sent upstream: its interface, flow, bytes still owed and its expiry.
+#[derive(Clone, Copy, Debug)]
+struct Owed {
+    iface: usize,
+    flow: NameId,
+    bytes: f64,
+    expires: Instant,
+}
+
+/// FISP's state on one router.
+#[derive(Debug)]
+pub struct Fisp {
+    pub p: FispParams,
+    /// The interface of each flow (the face its Data last left on).
+    flow_iface: FxHashMap<NameId, usize>,
+    pub ifaces: Vec<Iface>,
+    owed: FxHashMap<Name, Owed>,
+    next_check: Instant,
+    actions: VecDeque<ModuleAction>,
+}
+
+impl Fisp {
+    pub fn new(p: FispParams) -> Self {
+        Fisp {
+            p,
+            flow_iface: FxHashMap::default(),
+            ifaces: Vec::new(),
+            owed: FxHashMap::default(),
+            next_check: Instant::ZERO,
+            actions: VecDeque::new(),
+        }
+    }
+
+    fn iface(&mut self, i: usize) -> &mut Iface {
+        if self.ifaces.len() <= i {
+            self.ifaces.resize(i + 1, Iface::default());
+        }
+        &mut self.ifaces[i]
+    }
+
+    /// Q of interface `i` (q_d from the face's Data occupancy).
+    pub fn q(&self, i: usize, faces: &[Face]) -> f64 {
+        let q_d = faces[i].occupancy(PacketType::Data).1 as f64;
+        q_d + self.p.gamma * self.ifaces.get(i).map_or(0.0, Iface::q_i)
+    }
+
+    /// Q_j of flow `flow` on interface `i`.
+    pub fn q_flow(&self, i: usize, flow: NameId) -> f64 {
+        let Some(f) = self.ifaces.get(i) else {
+            return 0.0;
+        };
+        f.queued.get(&flow).copied().unwrap_or(0.0)
+            + self.p.gamma * f.owed.get(&flow).copied().unwrap_or(0.0)
+    }
+
+    /// An Interest of flow `interest.name.base` is about to leave on `up`: phases 2 and 3.
+    pub fn on_interest_out(
+        &mut self,
+        now: Instant,
+        up: FaceId,
+        interest: &Interest,
+        faces: &[Face],
+        rng: &mut RngStream,
+    ) -> InterestVerdict {
+        let flow = interest.name.base;
+        let Some(&i) = self.flow_iface.get(&flow) else {
+            return InterestVerdict::Admit;
+        };
+        // a new transmission of a name supersedes a delayed one (the forwarder would not send
+        // the old one any more)
+        self.ifaces[i]
+            .delayed
+            .retain(|d| d.interest.name != interest.name);
+        if self.must_delay(i, flow, faces, rng) {
+            let wait = self.delay_interval(i);
+            let f = self.iface(i);
+            f.delayed.push_back(Delayed {
+                until: now + wait,
+                since: now,
+                face: up,
+                interest: *interest,
+            });
+            f.delayed_total += 1;
+            return InterestVerdict::Hold;
+        }
+        self.sent(now, i, interest);
+        InterestVerdict::Admit
+    }
+
+    /// Phases 3 and 2 for an Interest of `flow` on interface `i`: Q > Q_max delays it; while
+    /// shaping, a flow over its fair share Q_min/n is delayed with probability P.
+    fn must_delay(&self, i: usize, flow: NameId, faces: &[Face], rng: &mut RngStream) -> bool {
+        let q = self.q(i, faces);
+        let cap = self.p.capacity;
+        if q > self.p.q_max * cap {
+            return true;
+        }
+        if !self.ifaces[i].shaping {
+            return false;
+        }
+        let n = self.ifaces[i].flows().max(1) as f64;
+        self.q_flow(i, flow) >= self.p.q_min * cap / n && rng.chance(self.p.delay_probability(q))
+    }
+
+    fn delay_interval(&self, i: usize) -> Duration {
+        if self.p.delay > Duration::ZERO {
+            return self.p.delay;
+        }
+        self.ifaces[i]
+            .srtt
+            .map_or(self.p.fallback, |s| Duration(s.round() as u64))
+    }
+
+    /// An Interest for interface `i` goes upstream: it owes its Data to q_i.
+    fn sent(&mut self, now: Instant, i: usize, interest: &Interest) {
+        let segments = interest.ext.chunk.map_or(1, |c| c.mask.count_ones());
+        let bytes = f64::from(segments) * self.p.segment_bytes;
+        let flow = interest.name.base;
+        if let Some(old) = self.owed.insert(
+            interest.name,
+            Owed {
+                iface: i,
+                flow,
+                bytes,
+                expires: now + interest.lifetime,
+            },
+        ) {
+            self.forget(old);
+        }
+        *self.iface(i).owed.entry(flow).or_default() += bytes;
+    }
+
+    fn forget(&mut self, o: Owed) {
+        if let Some(b) = self.ifaces[o.iface].owed.get_mut(&o.flow) {
+            *b = (*b - o.bytes).max(0.0);
+        }
+    }
+
+    /// A Data arrived from upstream, for an Interest sent at `sent`: q_i shrinks, the RTT is
+    /// sampled.
+    pub fn on_data_in(&mut self, now: Instant, data: &Data, sent: Option<Instant>) {
+        let Some(o) = self.owed.get_mut(&data.name) else {
+            return;
+        };
+        let d = f64::from(data.size).min(o.bytes);
+        o.bytes -= d;
+        let (i, flow, done) = (o.iface, o.flow, o.bytes <= 0.0);
+        if done {
+            self.owed.remove(&data.name);
+        }
+        let f = &mut self.ifaces[i];
+        if let Some(b) = f.owed.get_mut(&flow) {
+            *b = (*b - d).max(0.0);
+        }
+        if let Some(sent) = sent {
+            let r = now.saturating_since(sent).0 as f64;
+            f.srtt = Some(f.srtt.map_or(r, |s| 0.875 * s + 0.125 * r));
+        }
+    }
+
+    /// A Data of flow `data.name.base` leaves on `face`: the flow's interface.
+    pub fn on_data_out(&mut self, face: &Face, data: &Data) {
+        if !face.is_app() {
+            let i = face.id.0 as usize;
+            self.flow_iface.insert(data.name.base, i);
+            self.iface(i);
+        }
+    }
+
+    /// Per-flow q_d: a Data joins (`+`) or leaves (`−`) a face's queue.
+    pub fn on_queue(&mut self, face: FaceId, p: &Packet, joins: bool, faces: &[Face]) {
+        let Packet::Data(d) = p else {
+            return;
+        };
+        let f = &faces[face.0 as usize];
+        if joins {
+            let fits = match f.limit() {
+                QueueLimit::Packets(n) => f.queue_len() < n as usize,
+                QueueLimit::Bytes(b) => f.queue_bytes() + u64::from(d.size) <= b,
+            };
+            if !fits {
+                return; // drop-tail will drop it
+            }
+        }
+        let b = self
+            .iface(face.0 as usize)
+            .queued
+            .entry(d.name.base)
+            .or_default();
+        *b = if joins {
+            *b + f64::from(d.size)
+        } else {
+            (*b - f64::from(d.size)).max(0.0)
+        };
+    }
+
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let release = self
+            .ifaces
+            .iter()
+            .filter_map(|f| f.delayed.front().map(|d| d.until))
+            .min();
+        Some(release.map_or(self.next_check, |r| r.min(self.next_check)))
+    }
+
+    /// Phases 1 and 4 every period; a delayed Interest whose interval is over re-enters the
+    /// outgoing queue, where phases 2 and 3 apply to it again (it may be delayed once more).
+    /// One that waited longer than its lifetime is discarded (its PIT entry has expired).
+    pub fn on_timeout(&mut self, now: Instant, faces: &[Face], rng: &mut RngStream) {
+        if now >= self.next_check {
+            self.next_check = now + self.p.period;
+            let expired: Vec<Name> = self
+                .owed
+                .iter()
+                .filter(|(_, o)| o.expires <= now)
+                .map(|(n, _)| *n)
+                .collect();
+            for n in expired {
+                let o = self.owed.remove(&n).expect("owed");
+                self.forget(o);
+            }
+            let cap = self.p.capacity;
+            for i in 0..self.ifaces.len() {
+                let q = self.q(i, faces);
+                self.ifaces[i].shaping = q > self.p.q_min * cap;
+                if q < self.p.q_release * cap {
+                    while let Some(d) = self.ifaces[i].delayed.pop_front() {
+                        self.release(now, i, d);
+                    }
+                }
+            }
+        }
+        for i in 0..self.ifaces.len() {
+            let due = self.ifaces[i]
+                .delayed
+                .iter()
+                .take_while(|d| d.until <= now)
+                .count();
+            for _ in 0..due {
+                let d = self.ifaces[i].delayed.pop_front().expect("due");
+                if self.must_delay(i, d.interest.name.base, faces, rng) {
+                    let until = now + self.delay_interval(i);
+                    self.ifaces[i].delayed.push_back(Delayed { until, ..d });
+                } else {
+                    self.release(now, i, d);
+                }
+            }
+        }
+    }
+
+    /// Sends a delayed Interest (unless its lifetime is over).
+    fn release(&mut self, now: Instant, i: usize, d: Delayed) {
+        if now.saturating_since(d.since) >= d.interest.lifetime {
+            self.ifaces[i].expired += 1;
+            return;
+        }
+        self.sent(now, i, &d.interest);
+        self.actions.push_back(ModuleAction::SendInterest {
+            face: d.face,
+            interest: d.interest,
+        });
+    }
+
+    pub fn poll_action(&mut self) -> Option<ModuleAction> {
+        self.actions.pop_front()
+    }
+}
+
+#[cfg(test)]
+#[path = "fisp_tests.rs"]
+mod tests;

@@ -1,0 +1,367 @@
+use super::*;
+use crate::face::FaceKind;
+use crate::packet::ChunkRequest;
+use crate::rng::StreamKind;
+
+const KB: f64 = 1000.0;
+const DOWN: FaceId = FaceId(0);
+const UP: FaceId = FaceId(1);
+
+/// C = 100 KB: Q_release = 30 KB, Q_min = 40 KB, Q_max = 90 KB; chunks of 32 × 1 KB.
+fn params() -> FispParams {
+    FispParams {
+        gamma: 1.0,
+        capacity: 100.0 * KB,
+        q_release: 0.3,
+        q_min: 0.4,
+        q_max: 0.9,
+        p0: 0.3,
+        period: Duration::from_millis(10),
+        delay: Duration::from_millis(50),
+        fallback: Duration::from_millis(100),
+        segment_bytes: KB,
+    }
+}
+
+fn faces() -> Vec<Face> {
+    [DOWN, UP]
+        .map(|id| {
+            Face::new(
+                id,
+                FaceKind::Net {
+                    peer: id.0 + 1,
+                    link: id.0,
+                },
+                QueueLimit::Bytes(1_000_000),
+            )
+        })
+        .to_vec()
+}
+
+fn data(flow: u32, seq: u64) -> Data {
+    Data {
+        name: Name::new(NameId(flow), seq),
+        payload: 1000,
+        size: 1000,
+        freshness: Duration::ZERO,
+        created: Instant::ZERO,
+        ext: Default::default(),
+    }
+}
+
+fn chunk(flow: u32, seq: u64) -> Interest {
+    let mut i = Interest::new(
+        Name::new(NameId(flow), seq),
+        seq as u32,
+        Duration::from_secs(4),
+        40,
+    );
+    i.ext.chunk = Some(ChunkRequest::all(32));
+    i
+}
+
+fn rng() -> RngStream {
+    RngStream::new(1, 0, StreamKind::Node, 0)
+}
+
+fn ms(t: u64) -> Instant {
+    Instant(t * 1_000_000)
+}
+
+/// `kb` KB of flow `flow`'s Data waiting on the downstream face.
+fn queue(f: &mut Fisp, faces: &mut [Face], flow: u32, kb: u32) {
+    for s in 0..kb {
+        let p = Packet::Data(data(flow, 1_000_000 + u64::from(s)));
+        f.on_queue(DOWN, &p, true, faces);
+        assert!(faces[0].enqueue(Instant::ZERO, p));
+    }
+}
+
+/// A FISP whose flows 1 and 2 leave on the downstream face.
+fn fisp(p: FispParams) -> Fisp {
+    let mut f = Fisp::new(p);
+    let fs = faces();
+    f.on_data_out(&fs[0], &data(1, 0));
+    f.on_data_out(&fs[0], &data(2, 0));
+    f
+}
+
+#[test]
+fn delay_probability_from_p0_at_q_min_to_one() {
+    let p = params();
+    assert!(
+        (p.delay_probability(40.0 * KB) - 0.3).abs() < 1e-12,
+        "P₀ at Q_min"
+    );
+    assert!((p.delay_probability(50.0 * KB) - 0.5).abs() < 1e-12);
+    assert!((p.delay_probability(65.0 * KB) - 0.8).abs() < 1e-12);
+    assert_eq!(p.delay_probability(75.0 * KB), 1.0, "capped at 1");
+    assert_eq!(p.delay_probability(0.0), 0.0, "never below 0");
+}
+
+#[test]
+fn q_counts_queued_data_and_data_owed_to_interests_sent() {
+    let mut f = fisp(FispParams {
+        gamma: 0.5,
+        ..params()
+    });
+    let mut fs = faces();
+    let mut r = rng();
+    assert_eq!(
+        f.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r),
+        InterestVerdict::Admit
+    );
+    assert_eq!(f.ifaces[0].q_i(), 32.0 * KB, "a chunk owes 32 segments");
+    let mut reask = chunk(2, 1);
+    reask.ext.chunk = Some(ChunkRequest {
+        segments: 32,
+        mask: 0b1011,
+    });
+    f.on_interest_out(ms(0), UP, &reask, &fs, &mut r);
+    assert_eq!(
+        f.ifaces[0].q_i(),
+        35.0 * KB,
+        "a re-ask owes its missing segments"
+    );
+    for _ in 0..3 {
+        f.on_data_in(ms(1), &data(2, 1), None);
+    }
+    queue(&mut f, &mut fs, 1, 10);
+    assert_eq!(f.q(0, &fs), 10.0 * KB + 0.5 * 32.0 * KB, "Q = q_d + γ·q_i");
+    assert_eq!(f.q_flow(0, NameId(1)), 10.0 * KB + 0.5 * 32.0 * KB);
+    assert_eq!(f.q_flow(0, NameId(2)), 0.0);
+    // a segment back: q_i shrinks by its size; the RTT is sampled
+    f.on_data_in(ms(30), &data(1, 1), Some(ms(0)));
+    assert_eq!(f.ifaces[0].q_i(), 31.0 * KB);
+    for _ in 0..31 {
+        f.on_data_in(ms(30), &data(1, 1), Some(ms(0)));
+    }
+    assert_eq!(f.ifaces[0].q_i(), 0.0);
+    // a Data leaving the queue leaves q_d
+    let (p, _) = fs[0].dequeue(ms(1)).unwrap();
+    f.on_queue(DOWN, &p, false, &fs);
+    assert_eq!(f.q_flow(0, NameId(1)), 9.0 * KB);
+    // an Interest never answered stops counting after its lifetime
+    f.on_interest_out(ms(0), UP, &chunk(2, 7), &fs, &mut r);
+    f.on_timeout(ms(3_990), &fs, &mut r);
+    assert_eq!(f.ifaces[0].q_i(), 32.0 * KB);
+    f.on_timeout(ms(4_000), &fs, &mut r);
+    assert_eq!(f.ifaces[0].q_i(), 0.0);
+}
+
+#[test]
+fn phase_1_starts_shaping_only_at_the_periodic_check_above_q_min() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    let mut r = rng();
+    queue(&mut f, &mut fs, 1, 60);
+    // Q = 60 KB > Q_min, but shaping waits for phase 1
+    for s in 0..100 {
+        assert_eq!(
+            f.on_interest_out(ms(0), UP, &chunk(2, s), &fs, &mut r),
+            InterestVerdict::Admit
+        );
+    }
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    queue(&mut f, &mut fs, 1, 40);
+    f.on_timeout(ms(0), &fs, &mut r);
+    assert!(!f.ifaces[0].shaping, "Q = Q_min: not above it");
+    queue(&mut f, &mut fs, 1, 1);
+    f.on_timeout(ms(5), &fs, &mut r);
+    assert!(!f.ifaces[0].shaping, "between checks");
+    f.on_timeout(ms(10), &fs, &mut r);
+    assert!(f.ifaces[0].shaping, "the next period");
+    assert_eq!(f.poll_timeout(), Some(ms(20)));
+}
+
+#[test]
+fn phase_2_delays_flows_over_their_fair_share_with_probability_p() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    let mut r = rng();
+    // Q = 65 KB: P = 0.8; flow 1 has it all, flow 2 has nothing queued
+    queue(&mut f, &mut fs, 1, 65);
+    f.on_timeout(ms(0), &fs, &mut r);
+    let n = 20_000;
+    let delayed = (0..n)
+        .filter(|&s| {
+            f.on_interest_out(ms(1), UP, &chunk(1, s), &fs, &mut r) == InterestVerdict::Hold
+        })
+        .count();
+    let share = delayed as f64 / n as f64;
+    assert!((share - 0.8).abs() < 0.01, "{share}");
+    assert_eq!(f.ifaces[0].delayed_len(), delayed);
+    // flow 2 is below Q_min / n: never delayed (n = 1 active flow: flow 1)
+    for s in 0..1000 {
+        assert_eq!(
+            f.on_interest_out(ms(1), UP, &chunk(2, s), &fs, &mut r),
+            InterestVerdict::Admit
+        );
+    }
+    // the fair share is Q_min / n: with two active flows, 20 KB each
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    queue(&mut f, &mut fs, 1, 45);
+    queue(&mut f, &mut fs, 2, 15);
+    f.on_timeout(ms(0), &fs, &mut r);
+    let held = |f: &mut Fisp, fs: &[Face], flow, r: &mut RngStream| {
+        (0..2000)
+            .filter(|&s| {
+                f.on_interest_out(ms(1), UP, &chunk(flow, s), fs, r) == InterestVerdict::Hold
+            })
+            .count()
+    };
+    assert_eq!(held(&mut f, &fs, 2, &mut r), 0, "15 KB < 40 KB / 2");
+    let n = held(&mut f, &fs, 1, &mut r);
+    assert!((1300..1500).contains(&n), "P = 0.7 at Q = 60 KB: {n}");
+    // 25 KB ≥ 40 KB / 2: over its fair share though below Q_min (P = 0.9 at Q = 70 KB)
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    queue(&mut f, &mut fs, 1, 45);
+    queue(&mut f, &mut fs, 2, 25);
+    f.on_timeout(ms(0), &fs, &mut r);
+    let n = held(&mut f, &fs, 2, &mut r);
+    assert!((1700..1900).contains(&n), "{n}");
+}
+
+#[test]
+fn phase_3_delays_everything_above_q_max() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    let mut r = rng();
+    queue(&mut f, &mut fs, 1, 91);
+    // no periodic check needed, and whatever the flow's share
+    for s in 0..100 {
+        assert_eq!(
+            f.on_interest_out(ms(0), UP, &chunk(2, s), &fs, &mut r),
+            InterestVerdict::Hold
+        );
+    }
+    assert_eq!(f.ifaces[0].delayed_total, 100);
+    // a flow whose interface is not known yet (no Data seen) is not shaped
+    assert_eq!(
+        f.on_interest_out(ms(0), UP, &chunk(9, 0), &fs, &mut r),
+        InterestVerdict::Admit
+    );
+}
+
+#[test]
+fn delayed_interests_are_rechecked_after_the_interval_and_all_released_below_q_release() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    let mut r = rng();
+    queue(&mut f, &mut fs, 1, 91);
+    for s in 0..5 {
+        f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r);
+    }
+    assert_eq!(f.poll_timeout(), Some(ms(0)), "the first check");
+    f.on_timeout(ms(0), &fs, &mut r);
+    assert_eq!(f.poll_timeout(), Some(ms(10)));
+    // at the end of the interval (50 ms) Q is still above Q_max: delayed again
+    f.on_timeout(ms(50), &fs, &mut r);
+    assert_eq!((f.ifaces[0].delayed_len(), f.poll_action()), (5, None));
+    assert_eq!(f.ifaces[0].delayed_total, 5, "counted once");
+    // the queue drains to 35 KB (above Q_release, below Q_min): released at the interval's end
+    for _ in 0..56 {
+        let (p, _) = fs[0].dequeue(ms(60)).unwrap();
+        f.on_queue(DOWN, &p, false, &fs);
+    }
+    f.on_timeout(ms(60), &fs, &mut r);
+    assert!(!f.ifaces[0].shaping);
+    assert_eq!(
+        f.ifaces[0].delayed_len(),
+        5,
+        "Q ≥ Q_release: wait for the interval"
+    );
+    f.on_timeout(ms(100), &fs, &mut r);
+    let sent: Vec<_> = std::iter::from_fn(|| f.poll_action()).collect();
+    assert_eq!(sent.len(), 5);
+    assert_eq!(
+        sent[0],
+        ModuleAction::SendInterest {
+            face: UP,
+            interest: chunk(1, 0)
+        }
+    );
+    assert_eq!(
+        f.ifaces[0].q_i(),
+        5.0 * 32.0 * KB,
+        "released: now owed (γ = 0 here)"
+    );
+    // phase 4: below Q_release every delayed Interest goes at the next check
+    let mut f = fisp(params());
+    let mut fs = faces();
+    queue(&mut f, &mut fs, 1, 91);
+    for s in 0..3 {
+        f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r);
+    }
+    for _ in 0..62 {
+        let (p, _) = fs[0].dequeue(ms(1)).unwrap();
+        f.on_queue(DOWN, &p, false, &fs);
+    }
+    f.on_timeout(ms(1), &fs, &mut r);
+    assert_eq!(
+        std::iter::from_fn(|| f.poll_action()).count(),
+        3,
+        "29 KB < Q_release"
+    );
+    assert_eq!(f.ifaces[0].q_i(), 3.0 * 32.0 * KB, "released: now owed");
+}
+
+#[test]
+fn interval_is_the_interfaces_smoothed_rtt_and_stale_copies_are_dropped() {
+    let mut f = fisp(FispParams {
+        delay: Duration::ZERO,
+        ..params()
+    });
+    let mut fs = faces();
+    let mut r = rng();
+    assert_eq!(f.delay_interval(0), Duration::from_millis(100), "fallback");
+    f.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r);
+    f.on_data_in(ms(80), &data(1, 1), Some(ms(0)));
+    assert_eq!(f.delay_interval(0), Duration::from_millis(80));
+    f.on_data_in(ms(160), &data(1, 1), Some(ms(0)));
+    // 7/8·80 + 1/8·160
+    assert_eq!(f.delay_interval(0), Duration::from_millis(90));
+    queue(&mut f, &mut fs, 1, 95);
+    let first = chunk(1, 2);
+    assert_eq!(
+        f.on_interest_out(ms(0), UP, &first, &fs, &mut r),
+        InterestVerdict::Hold
+    );
+    // the consumer's retransmission (new nonce) supersedes the delayed copy
+    let mut again = first;
+    again.nonce = 99;
+    f.on_interest_out(ms(1), UP, &again, &fs, &mut r);
+    assert_eq!(f.ifaces[0].delayed_len(), 1);
+    assert_eq!(f.ifaces[0].delayed[0].interest.nonce, 99);
+    // one that waited its whole lifetime is discarded
+    for _ in 0..95 {
+        let (p, _) = fs[0].dequeue(ms(1)).unwrap();
+        f.on_queue(DOWN, &p, false, &fs);
+    }
+    f.on_timeout(ms(4_001), &fs, &mut r);
+    assert_eq!((f.poll_action(), f.ifaces[0].expired), (None, 1));
+}

@@ -1,0 +1,112 @@
+"""CHoPCoP (seed 001) through the registry: REM marks on the bottleneck, RIC's window follows."""
+
+from pathlib import Path
+
+import ndncc
+import pytest
+from ndncc.scenario import Scenario, ScenarioError
+
+BASELINE = Path(__file__).parent.parent / "scenarios" / "chopcop" / "baseline.toml"
+
+
+def _short(**overrides):
+    s = Scenario.load(BASELINE)
+    return s.with_overrides(overrides={"scenario.duration": "12s", **overrides})
+
+
+def test_baseline_marks_at_the_bottleneck_and_keeps_the_link_busy():
+    r = ndncc.run(_short())
+    app = r.summary["apps"][0]
+    assert app["timeouts"] == 0
+    assert app["throughput_mbps"] > 37.0  # of 40 Mbit/s, slow start included
+    marks = {(f["node"], f["peer"]): f["marks"] for f in r.summary["faces"]}
+    assert marks[("B", "C")] > 5, marks  # REM on B's queue towards C
+    assert marks[("A", "B")] == 0  # the 200 Mbit/s link never queues
+    w = r.series["window"].dropna().to_numpy()
+    steady = w[len(w) // 3 :]
+    assert 17 < steady.mean() < 30, steady.mean()  # paper: 23.27
+    cuts = sum(1 for a, b in zip(w, w[1:], strict=False) if b < 0.9 * a)
+    assert cuts >= 2, w
+    # FISP is on but never delays here: Q stays below Q_min
+    assert r.face_series["scheme_fisp_delayed"].fillna(0).max() == 0
+
+
+def test_chopcop_keys_are_checked():
+    s = Scenario.load(BASELINE)
+    with pytest.raises(ScenarioError, match=r"beta1"):
+        s.with_overrides(overrides={"apps[receiver].beta1": 0.9}).resolve()
+    with pytest.raises(ScenarioError, match=r"q_min"):
+        s.with_overrides(overrides={"defaults.node.schemes.chopcop.q_min": 0.5}).resolve()
+    spec = s.resolve()
+    assert spec["apps"][0]["app"]["controller"]["delta"] == 6.0
+
+
+def _ictp(extra: str) -> Scenario:
+    txt = BASELINE.read_text().replace(
+        'controller = "chopcop"\nchunk_segments = 32\nmax_seq = 10000',
+        'controller = "ictp"\nmax_seq = 320000\n' + extra,
+    )
+    return Scenario.from_toml_str(txt).with_overrides(overrides={"scenario.duration": "10s"})
+
+
+def test_ictp_over_segments_slow_start_then_one_per_rtt():
+    r = ndncc.run(_ictp("initial_ssthresh = 64"))
+    app = r.summary["apps"][0]
+    assert app["timeouts"] == 0 and app["data_received"] > 5_000
+    w = r.series["window"].dropna().to_numpy()
+    assert 64 <= w[10] < 80  # slow start stopped at ssthresh 64
+    # congestion avoidance: about +1 per round trip (≈ 0.11 s) — ≈ +9 per second
+    per_s = (w[-1] - w[10]) / ((len(w) - 11) * 0.1)
+    assert 6 < per_s < 10, per_s
+
+
+def test_ictp_keys_are_checked():
+    with pytest.raises(ScenarioError, match=r"dup_threshold"):
+        _ictp("dup_threshold = -1").resolve()
+
+
+def _non_cooperative(rate: int, fisp: bool) -> Scenario:
+    """Seed 001's Table I set-up: C asks chunks at a constant rate, deaf to marks."""
+    txt = BASELINE.read_text().replace(
+        'controller = "chopcop"',
+        f'controller = "constant-rate"\nrate = {rate}\nretransmit = "timeout"\ntimeout = "1s"',
+    )
+    txt = txt.replace(
+        "\n[defaults.node.schemes.chopcop]\n",
+        f"\n[defaults.node.schemes.chopcop]\nfisp = {str(fisp).lower()}\n",
+    )
+    return Scenario.from_toml_str(txt).with_overrides(overrides={"scenario.duration": "15s"})
+
+
+def test_fisp_holds_interests_of_a_non_cooperative_receiver():
+    runs = {fisp: ndncc.run(_non_cooperative(200, fisp)) for fisp in (True, False)}
+    faces = {
+        fisp: {(f["node"], f["peer"]): f for f in r.summary["faces"]} for fisp, r in runs.items()
+    }
+    # without FISP B's queue towards C overflows; with it, it is held near Q_min (1 040 KB)
+    assert faces[False][("B", "C")]["drops"] > 1000
+    assert faces[True][("B", "C")]["drops"] == 0
+    assert 900_000 < faces[True][("B", "C")]["max_queue_bytes"] < 1_400_000
+    thr = {fisp: r.summary["apps"][0]["throughput_mbps"] for fisp, r in runs.items()}
+    assert thr[True] > 34.0, thr
+    # below the bottleneck's 152 chunks/s FISP never acts
+    calm = {
+        fisp: ndncc.run(_non_cooperative(140, fisp)).summary["apps"][0] for fisp in (True, False)
+    }
+    assert calm[True] == calm[False]
+
+
+def test_hbh_quota_caps_a_flow_at_quota_chunks_per_round_trip():
+    txt = BASELINE.read_text().replace(
+        "\n[defaults.node.schemes.chopcop]\n", "\n[defaults.node.schemes.hbh]\nquota = 4\n"
+    )
+    txt = txt.replace('controller = "chopcop"', 'controller = "icp"\ntau = "2s"')
+    r = ndncc.run(
+        Scenario.from_toml_str(txt).with_overrides(overrides={"scenario.duration": "10s"})
+    )
+    app = r.summary["apps"][0]
+    # 4 chunks of 32 KB per 110 ms round trip ≈ 9.3 Mbit/s, whatever ICP's window
+    assert 8.0 < app["throughput_mbps"] < 9.6, app
+    assert app["timeouts"] == 0
+    held = r.face_series.groupby("node_name")["scheme_hbh_queued"].max()
+    assert held["C"] > 10  # C's Interests wait in its per-flow queue towards B
