@@ -117,7 +117,9 @@ impl<'de> Deserialize<'de> for SchemesSpec {
         let map = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
         map.into_iter()
             .map(|(k, v)| {
-                let one = serde_json::Value::Object([(k, v)].into_iter().collect());
+                // a scheme's name as the scenario writes it ("hr-icp") or its tag ("hr_icp")
+                let one =
+                    serde_json::Value::Object([(k.replace('-', "_"), v)].into_iter().collect());
                 serde_json::from_value(one).map_err(serde::de::Error::custom)
             })
             .collect::<Result<_, _>>()

@@ -118,7 +118,7 @@ impl HbhShaper {
 
     /// Records `interest` as sent on face `i`.
     fn sent(&mut self, now: Instant, i: usize, interest: &Interest) {
-        let owed = interest.ext.chunk.map_or(1, |c| c.mask.count_ones());
+        let owed = interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
         let p = Pending {
             face: i,
             owed,
@@ -161,7 +161,7 @@ impl HbhShaper {
             let Some(next) = f.queue.front().copied() else {
                 return;
             };
-            let segments = next.ext.chunk.map_or(1, |c| c.mask.count_ones());
+            let segments = next.ext.chunk().map_or(1, |c| c.mask.count_ones());
             if f.pending >= self.quota(i, &faces[i], segments) {
                 return;
             }
@@ -197,7 +197,7 @@ impl RouterHooks for HbhShaper {
             return InterestVerdict::Admit;
         }
         let name = interest.name;
-        let segments = interest.ext.chunk.map_or(1, |c| c.mask.count_ones());
+        let segments = interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
         self.up(i);
         let f = self.ups[i].flows.entry(name.base).or_default();
         // a retransmission replaces a queued copy (the forwarder would not send the old one)

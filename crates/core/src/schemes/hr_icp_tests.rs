@@ -22,7 +22,7 @@ fn interest(flow: u32, seq: u64, chunk: bool) -> Interest {
         Duration::from_secs(1),
         40,
     );
-    i.ext.chunk = chunk.then(|| ChunkRequest::all(32));
+    i.ext.set_chunk(chunk.then(|| ChunkRequest::all(32)));
     i
 }
 

@@ -219,7 +219,7 @@ impl Fisp {
 
     /// An Interest for interface `i` goes upstream: it owes its Data to q_i.
     fn sent(&mut self, now: Instant, i: usize, interest: &Interest) {
-        let segments = interest.ext.chunk.map_or(1, |c| c.mask.count_ones());
+        let segments = interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
         let bytes = f64::from(segments) * self.p.segment_bytes;
         let flow = interest.name.base;
         if let Some(old) = self.owed.insert(

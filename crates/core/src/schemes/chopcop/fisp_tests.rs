@@ -56,7 +56,7 @@ fn chunk(flow: u32, seq: u64) -> Interest {
         Duration::from_secs(4),
         40,
     );
-    i.ext.chunk = Some(ChunkRequest::all(32));
+    i.ext.set_chunk(Some(ChunkRequest::all(32)));
     i
 }
 
@@ -113,10 +113,10 @@ fn q_counts_queued_data_and_data_owed_to_interests_sent() {
     );
     assert_eq!(f.ifaces[0].q_i(), 32.0 * KB, "a chunk owes 32 segments");
     let mut reask = chunk(2, 1);
-    reask.ext.chunk = Some(ChunkRequest {
+    reask.ext.set_chunk(Some(ChunkRequest {
         segments: 32,
         mask: 0b1011,
-    });
+    }));
     f.on_interest_out(ms(0), UP, &reask, &fs, &mut r);
     assert_eq!(
         f.ifaces[0].q_i(),

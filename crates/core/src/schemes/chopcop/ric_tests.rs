@@ -209,7 +209,7 @@ fn harness_slow_start_avoidance_timeout_and_marked_chunk() {
     h.drop_when(move |now, p| match p {
         Packet::Interest(i) if i.name.seq == Some(LOST) => {
             s.set(s.get().or(Some(now)));
-            m.borrow_mut().push(i.ext.chunk.unwrap().mask);
+            m.borrow_mut().push(i.ext.chunk().unwrap().mask);
             false
         }
         Packet::Data(d) if d.name.seq == Some(LOST) && d.ext.segment.unwrap().index == 5 => {
