@@ -253,9 +253,18 @@ fn check_scheme(kind: &str, config: &str) -> PyResult<String> {
     use ndncc_core::schemes::{ControllerConfig, RouterConfig};
     let bad = |e: serde_json::Error| PyValueError::new_err(e.to_string());
     let problems = match kind {
-        "router" => serde_json::from_str::<RouterConfig>(config)
-            .map_err(bad)?
-            .validate(),
+        "router" => {
+            // keyed by the scheme's name as the scenario writes it ("hr-icp") or by its tag
+            let map: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(config).map_err(bad)?;
+            let tagged: serde_json::Map<_, _> = map
+                .into_iter()
+                .map(|(k, v)| (k.replace('-', "_"), v))
+                .collect();
+            serde_json::from_value::<RouterConfig>(tagged.into())
+                .map_err(bad)?
+                .validate()
+        }
         "controller" => serde_json::from_str::<ControllerConfig>(config)
             .map_err(bad)?
             .validate(),
