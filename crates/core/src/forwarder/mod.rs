@@ -459,6 +459,9 @@ impl Forwarder {
     /// After every input: the router module's actions, then the strategy's
     /// `on_dropped_interest` for Interests a queue dropped (whose handling may drop more).
     fn after_input(&mut self, now: Instant) {
+        if matches!(self.core.module, RouterModule::None) && self.core.dropped.is_empty() {
+            return; // the common case, after every packet: nothing to carry out
+        }
         self.core.drain_module(now);
         while !self.core.dropped.is_empty() {
             let dropped = std::mem::take(&mut self.core.dropped);
@@ -490,10 +493,17 @@ impl Forwarder {
     pub fn poll_timeout(&self) -> Option<Instant> {
         let pit = self.core.pit_timers.peek().map(|(t, _)| t);
         let tick = self.tick.map(|(_, t)| t);
-        [pit, tick, self.core.module.poll_timeout()]
-            .into_iter()
-            .flatten()
-            .min()
+        let first = match (pit, tick) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if matches!(self.core.module, RouterModule::None) {
+            return first; // the common case, asked after every event: no module to consult
+        }
+        match (first, self.core.module.poll_timeout()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Expires PIT entries and runs the module tick.

@@ -77,6 +77,9 @@ impl ControlPlane {
 impl World<'_> {
     /// Sends what node `n`'s module addressed to its controller.
     pub(super) fn node_control_out(&mut self, n: u32) {
+        if self.nodes[n as usize].fwd.core.control_out.is_empty() {
+            return; // the common case, after every event
+        }
         let cp = &mut self.control;
         self.nodes[n as usize].take_control(&mut cp.scratch);
         if cp.scratch.is_empty() {
