@@ -299,10 +299,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import experiments
-    from .backends import BackendError
-    from .campaign import CampaignError
-    from .cli_campaign import EXIT_RUNS_FAILED, _jobs_and_dask, reproduce_all
-    from .store import StoreError
+    from .cli_campaign import EXIT_RUNS_FAILED, _jobs_and_dask, reproduce_all, run_reproduction
 
     if args.all:
         if args.paper is not None:
@@ -338,24 +335,12 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             bar.update(task, completed=done, total=total)
 
     try:
-        rep = experiments.reproduce(
-            args.paper,
-            out,
-            quick=args.quick,
-            n_jobs=args.jobs,
-            on_done=on_done,
-            dask=args.dask,
-            mix_commits=args.mix_commits,
-            fresh=args.fresh,
-        )
-    except (StoreError, BackendError) as e:
-        raise InputError(str(e)) from e
-    except CampaignError as e:
-        _error(f"error: {e}")
-        return EXIT_RUNS_FAILED
+        rep = run_reproduction(args, args.paper, out, on_done, "error: ")
     finally:
         if bar is not None:
             bar.stop()
+    if rep is None:
+        return EXIT_RUNS_FAILED
     if not args.quiet:
         from .experiments.common import fmt, tally_text
 

@@ -173,13 +173,38 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def reproduce_all(args: argparse.Namespace) -> int:
-    """``ndncc reproduce --all``: every paper into OUT/<paper>, one OUT/report.html."""
+def run_reproduction(args: argparse.Namespace, paper: str, out: Path, on_done, prefix: str):
+    """One paper's reproduction with the CLI's flags (``--quick``, ``--jobs``, ``--dask``,
+    ``--mix-commits``, ``--fresh``); a store or backend problem is an input error; when runs
+    failed, says so (after `prefix`) and returns None."""
     from . import experiments
     from .backends import BackendError
     from .campaign import CampaignError
-    from .report import write_report
     from .store import StoreError
+
+    try:
+        return experiments.reproduce(
+            paper,
+            out,
+            quick=args.quick,
+            n_jobs=args.jobs,
+            on_done=on_done,
+            dask=args.dask,
+            mix_commits=args.mix_commits,
+            fresh=args.fresh,
+        )
+    except (StoreError, BackendError) as e:
+        raise InputError(str(e)) from e
+    except CampaignError as e:
+        _error(f"{prefix}{e}")
+        return None
+
+
+def reproduce_all(args: argparse.Namespace) -> int:
+    """``ndncc reproduce --all``: every paper into OUT/<paper>, one OUT/report.html."""
+    from . import experiments
+    from .experiments.common import tally_text
+    from .report import write_report
 
     _jobs_and_dask(args)
     out = _output_dir(Path(args.out) if args.out else Path("results"))
@@ -194,29 +219,15 @@ def reproduce_all(args: argparse.Namespace) -> int:
             bar(Progress(total=total, done=done))
 
         try:
-            rep = experiments.reproduce(
-                paper,
-                _output_dir(out / paper),
-                quick=args.quick,
-                n_jobs=args.jobs,
-                on_done=on_done,
-                dask=args.dask,
-                mix_commits=args.mix_commits,
-                fresh=args.fresh,
-            )
-        except (StoreError, BackendError) as e:
-            raise InputError(str(e)) from e
-        except CampaignError as e:
-            _error(f"{paper}: {e}")
-            status = EXIT_RUNS_FAILED
-            continue
+            rep = run_reproduction(args, paper, _output_dir(out / paper), on_done, f"{paper}: ")
         finally:
             bar.close()
+        if rep is None:
+            status = EXIT_RUNS_FAILED
+            continue
         if not args.quiet:
-            ok = sum(r.within for r in rep.rows)
             console.print(
-                f"{paper}: {rep.runs} runs in {rep.wall_s:.1f} s; {ok} of {len(rep.rows)} "
-                "comparisons within tolerance",
+                f"{paper}: {rep.runs} runs in {rep.wall_s:.1f} s; {tally_text(rep.rows)}",
                 markup=False,
             )
     path = write_report(out)
