@@ -7,7 +7,7 @@
 
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::packet::NackReason;
-use crate::schemes::params::{Kind, Param, SchemeConfig};
+use crate::schemes::params::{Kind, SchemeConfig};
 use crate::schemes::registry::{ControllerScheme, TargetKind};
 use crate::time::{Duration, Instant, PacketRate};
 
@@ -96,11 +96,7 @@ crate::scheme_config! {
     }
 }
 
-impl SchemeConfig for ConstantRateConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
-}
+impl SchemeConfig for ConstantRateConfig {}
 
 /// ndnSIM `ConsumerCbr`: a constant rate, deaf to every signal.
 #[derive(Clone, Debug)]
@@ -134,11 +130,7 @@ crate::scheme_config! {
     }
 }
 
-impl SchemeConfig for FixedWindowConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
-}
+impl SchemeConfig for FixedWindowConfig {}
 
 /// A fixed window of Interests in flight, deaf to every signal.
 #[derive(Clone, Debug)]

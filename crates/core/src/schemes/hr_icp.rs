@@ -13,7 +13,7 @@ use crate::face::{Face, FaceId};
 use crate::name::{Name, NameId};
 use crate::packet::{Data, Interest};
 use crate::rng::RngStream;
-use crate::schemes::params::{Kind, Param, SchemeConfig};
+use crate::schemes::params::{Kind, SchemeConfig};
 use crate::schemes::registry::RouterScheme;
 use crate::schemes::{InterestVerdict, ModuleAction, RouterHooks};
 use crate::time::{Duration, Instant};
@@ -38,11 +38,7 @@ crate::scheme_config! {
     }
 }
 
-impl SchemeConfig for HrIcpConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
-}
+impl SchemeConfig for HrIcpConfig {}
 
 /// One flow on one face.
 #[derive(Clone, Debug, Default)]

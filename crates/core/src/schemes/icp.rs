@@ -16,7 +16,7 @@
 
 use crate::app::controller::{CongestionController, DataSignal, Loss, Target};
 use crate::mechanisms::rtt_estimator::RttEstimator;
-use crate::schemes::params::{Kind, Param, Problem, SchemeConfig};
+use crate::schemes::params::{Kind, Problem, SchemeConfig};
 use crate::schemes::registry::{ControllerScheme, TargetKind};
 use crate::time::{Duration, Instant};
 
@@ -43,9 +43,6 @@ crate::scheme_config! {
 }
 
 impl SchemeConfig for IcpConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
     fn cross_checks(&self) -> Vec<Problem> {
         if self.initial_window < self.min_window {
             return vec![Problem::new(

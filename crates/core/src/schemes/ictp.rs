@@ -18,7 +18,7 @@
 
 use crate::app::controller::{CongestionController, DataSignal, Loss, Target};
 use crate::mechanisms::rtt_estimator::RttEstimator;
-use crate::schemes::params::{Kind, Param, SchemeConfig};
+use crate::schemes::params::{Kind, SchemeConfig};
 use crate::schemes::registry::{ControllerScheme, TargetKind};
 use crate::time::{Duration, Instant};
 use std::cell::Cell;
@@ -39,11 +39,7 @@ crate::scheme_config! {
     }
 }
 
-impl SchemeConfig for IctpConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
-}
+impl SchemeConfig for IctpConfig {}
 
 /// The ICTP window controller.
 #[derive(Clone, Debug)]

@@ -38,7 +38,7 @@ use crate::mechanisms::token_bucket::OutstandingBucket;
 use crate::name::NameId;
 use crate::packet::{Data, Interest, NackReason};
 use crate::rng::RngStream;
-use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig, FALLBACK_DATA_SIZE};
+use crate::schemes::params::{g, Kind, Problem, SchemeConfig, FALLBACK_DATA_SIZE};
 use crate::schemes::registry::{ControllerScheme, RouterScheme, TargetKind};
 use crate::schemes::{InterestVerdict, RouterHooks};
 use crate::time::{Duration, Instant, PacketRate};
@@ -98,11 +98,7 @@ crate::scheme_config! {
     }
 }
 
-impl SchemeConfig for MirccConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
-}
+impl SchemeConfig for MirccConfig {}
 
 impl RouterScheme for MirccRouter {
     type Config = MirccConfig;
@@ -380,9 +376,6 @@ crate::scheme_config! {
 }
 
 impl SchemeConfig for MirccConsumerConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
     fn cross_checks(&self) -> Vec<Problem> {
         match self.rate {
             Some(rate) if rate < self.min_rate => vec![Problem::new(

@@ -249,12 +249,20 @@ impl std::fmt::Display for Problem {
     }
 }
 
+/// The parameter list [`scheme_config!`](crate::scheme_config) generates for a config.
+pub trait Declared {
+    /// Every parameter, in declaration order.
+    fn param_list() -> Vec<Param>;
+}
+
 /// A scheme part's settings: declared with [`scheme_config!`](crate::scheme_config).
 pub trait SchemeConfig:
-    Clone + std::fmt::Debug + Default + Serialize + serde::de::DeserializeOwned
+    Declared + Clone + std::fmt::Debug + Default + Serialize + serde::de::DeserializeOwned
 {
     /// Every parameter, in declaration order.
-    fn params() -> Vec<Param>;
+    fn params() -> Vec<Param> {
+        Self::param_list()
+    }
 
     /// Rules between parameters (each parameter's own bounds are checked by [`Self::validate`]).
     fn cross_checks(&self) -> Vec<Problem> {
@@ -285,7 +293,7 @@ pub trait SchemeConfig:
 /// must give it; the default is then used by Rust tests only).
 ///
 /// Generates the struct (serde, every field defaulted, unknown fields refused), its `Default`
-/// and [`SchemeConfig::params`].
+/// and its parameter list ([`Declared`]).
 #[macro_export]
 macro_rules! scheme_config {
     (
@@ -310,9 +318,8 @@ macro_rules! scheme_config {
             }
         }
 
-        impl $name {
-            /// The parameters of this config (see [`SchemeConfig::params`]).
-            pub fn param_list() -> Vec<$crate::schemes::params::Param> {
+        impl $crate::schemes::params::Declared for $name {
+            fn param_list() -> Vec<$crate::schemes::params::Param> {
                 let d = serde_json::to_value($name::default()).expect("a config serializes");
                 vec![$(
                     $crate::schemes::params::Param {

@@ -23,7 +23,7 @@ use crate::mechanisms::token_bucket::OutstandingBucket;
 use crate::name::NameId;
 use crate::packet::{Data, Interest, Nack, NackReason};
 use crate::rng::RngStream;
-use crate::schemes::params::{g, Kind, Param, Problem, SchemeConfig, FALLBACK_DATA_SIZE};
+use crate::schemes::params::{g, Kind, Problem, SchemeConfig, FALLBACK_DATA_SIZE};
 use crate::schemes::registry::{ControllerScheme, RouterScheme, TargetKind};
 use crate::schemes::{InterestVerdict, RouterHooks};
 use crate::time::{Duration, Instant, PacketRate};
@@ -64,9 +64,6 @@ crate::scheme_config! {
 }
 
 impl SchemeConfig for SfConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
     fn cross_checks(&self) -> Vec<Problem> {
         let mut problems = Vec::new();
         if !(self.per_face || self.per_fib) {
@@ -275,9 +272,6 @@ crate::scheme_config! {
 }
 
 impl SchemeConfig for SfConsumerConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
     fn cross_checks(&self) -> Vec<Problem> {
         match self.max_rate {
             Some(max) if self.rate > max => vec![Problem::new(

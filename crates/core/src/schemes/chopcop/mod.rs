@@ -19,7 +19,7 @@ use crate::mechanisms::red_marker::RedMarker;
 use crate::name::NameId;
 use crate::packet::{Data, Interest, Packet, PacketType};
 use crate::rng::RngStream;
-use crate::schemes::params::{Kind, Param, Problem, SchemeConfig};
+use crate::schemes::params::{Kind, Problem, SchemeConfig};
 use crate::schemes::registry::RouterScheme;
 use crate::schemes::{InterestVerdict, ModuleAction, RouterHooks};
 use crate::time::{Duration, Instant};
@@ -72,9 +72,6 @@ crate::scheme_config! {
 }
 
 impl SchemeConfig for ChopcopConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
     fn cross_checks(&self) -> Vec<Problem> {
         let mut p = Vec::new();
         if self.q_min >= self.q_max {

@@ -18,7 +18,7 @@
 
 use crate::app::controller::{CongestionController, DataSignal, Loss, Target};
 use crate::mechanisms::rtt_estimator::RttEstimator;
-use crate::schemes::params::{Kind, Param, Problem, SchemeConfig};
+use crate::schemes::params::{Kind, Problem, SchemeConfig};
 use crate::schemes::registry::{ControllerScheme, TargetKind};
 use crate::time::{Duration, Instant};
 
@@ -52,9 +52,6 @@ crate::scheme_config! {
 }
 
 impl SchemeConfig for RicConfig {
-    fn params() -> Vec<Param> {
-        Self::param_list()
-    }
     fn cross_checks(&self) -> Vec<Problem> {
         let mut p = Vec::new();
         if self.beta1 > self.beta2 {
