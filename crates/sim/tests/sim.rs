@@ -504,3 +504,40 @@ mod control_plane {
         assert!(run_with(&spec, &RunOptions::default(), parts, &mut |_| true).is_err());
     }
 }
+
+/// Router modules' named gauges become `scheme_<name>` columns: values on the faces of the node
+/// that runs the module, NaN on the others.
+#[test]
+fn named_gauges_are_columns_of_the_face_table() {
+    use ndncc_core::schemes::sf::SfConfig;
+    use ndncc_core::schemes::RouterConfig;
+    let mut spec = line([10_000_000; 3], 5 * MS, 100.0, S);
+    spec.nodes[1].schemes = SchemesSpec(vec![RouterConfig::Sf(SfConfig::default())]);
+    let out = go(&spec);
+    let rate = f64s(&out, "face_series", "scheme_rate");
+    let bucket = f64s(&out, "face_series", "scheme_bucket");
+    let node = match out.table("face_series").unwrap().column("node").unwrap() {
+        Column::U32(v) => v.clone(),
+        other => panic!("{other:?}"),
+    };
+    // R1's net face towards R2 polices at the line rate, 1 000 Data/s, from its first Interest
+    let r1: Vec<f64> = rate
+        .iter()
+        .zip(&node)
+        .filter(|(r, &n)| n == 1 && r.is_finite())
+        .map(|(r, _)| *r)
+        .collect();
+    assert!(!r1.is_empty() && r1.iter().all(|&r| r >= 1000.0), "{r1:?}");
+    assert!(rate.iter().zip(&node).all(|(r, &n)| n == 1 || r.is_nan()));
+    assert!(bucket
+        .iter()
+        .zip(&node)
+        .any(|(b, &n)| n == 1 && b.is_finite()));
+    // a scenario without router modules has no gauge columns
+    let plain = go(&line([10_000_000; 3], 5 * MS, 100.0, S));
+    assert!(plain
+        .table("face_series")
+        .unwrap()
+        .column("scheme_rate")
+        .is_none());
+}

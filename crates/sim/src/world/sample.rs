@@ -26,8 +26,9 @@ pub(super) struct Series {
 #[derive(Default)]
 struct FaceGauges {
     names: Vec<&'static str>,
-    /// Per node: for each of its module's gauges, its column.
-    columns_of: Vec<Vec<usize>>,
+    /// Per node: for each column, the index of that gauge in its module's list (None: the
+    /// module has no such gauge), derived once from the names.
+    source_of: Vec<Vec<Option<usize>>>,
     values: Vec<Vec<f64>>,
     scratch: Vec<f64>,
 }
@@ -36,39 +37,35 @@ impl FaceGauges {
     /// Learns every node's gauge names (once).
     fn declare(&mut self, nodes: &[ndncc_core::Node]) {
         for node in nodes {
-            let cols = node
-                .fwd
-                .core
-                .module
-                .gauge_names()
-                .iter()
-                .map(|n| match self.names.iter().position(|m| m == n) {
-                    Some(c) => c,
-                    None => {
-                        self.names.push(n);
-                        self.names.len() - 1
-                    }
-                })
-                .collect();
-            self.columns_of.push(cols);
+            for n in node.fwd.core.module.gauge_names() {
+                if !self.names.contains(n) {
+                    self.names.push(n);
+                }
+            }
         }
+        self.source_of = nodes
+            .iter()
+            .map(|node| {
+                let own = node.fwd.core.module.gauge_names();
+                self.names
+                    .iter()
+                    .map(|c| own.iter().position(|n| n == c))
+                    .collect()
+            })
+            .collect();
         self.values = vec![Vec::new(); self.names.len()];
     }
 
     /// Appends one face row: the module's gauges of `face` where it has them, NaN elsewhere.
     fn push(&mut self, node: usize, module: &mut RouterModule, now: Instant, face: FaceId) {
-        let cols = &self.columns_of[node];
+        let own = module.gauge_names().len();
         self.scratch.clear();
-        self.scratch.resize(cols.len(), f64::NAN);
-        if !cols.is_empty() {
+        self.scratch.resize(own, f64::NAN);
+        if own > 0 {
             module.face_gauges(now, face, &mut self.scratch);
         }
-        for (c, column) in self.values.iter_mut().enumerate() {
-            let v = cols
-                .iter()
-                .position(|&k| k == c)
-                .map_or(f64::NAN, |k| self.scratch[k]);
-            column.push(v);
+        for (column, source) in self.values.iter_mut().zip(&self.source_of[node]) {
+            column.push(source.map_or(f64::NAN, |k| self.scratch[k]));
         }
     }
 
