@@ -103,6 +103,7 @@ impl FwCore {
             self.app_out.push((face, p));
             return true;
         }
+        let was_marked = matches!(p, Packet::Data(d) if d.ext.mark);
         let admitted = self.module.on_enqueue(now, face, &mut p, &self.faces);
         let f = &mut self.faces[i];
         let queued = if admitted {
@@ -111,6 +112,10 @@ impl FwCore {
             f.count_drop(&p);
             false
         };
+        // a mark the enqueue step set (NFD's threshold rule) counts like one set on the way out
+        if queued && !was_marked && matches!(p, Packet::Data(d) if d.ext.mark) {
+            f.counters.marks += 1;
+        }
         if queued && f.queue_len() == 1 {
             self.ready.push(face);
         }

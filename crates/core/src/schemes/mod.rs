@@ -27,6 +27,7 @@ pub mod icp;
 pub mod ictp;
 pub mod mircc;
 pub mod params;
+pub mod pcon;
 pub mod registry;
 pub mod sf;
 

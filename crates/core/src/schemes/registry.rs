@@ -210,6 +210,7 @@ registry! {
         Mircc(mircc::MirccRouter),
         Chopcop(super::chopcop::ChopcopRouter),
         Hbh(super::hr_icp::HbhShaper),
+        Pcon(super::pcon::PconMarker),
     }
     controllers {
         ConstantRate(ConstantRate),
@@ -392,7 +393,7 @@ mod tests {
     fn schema_lists_every_part_with_defaults_from_default() {
         let s = schema();
         let names: Vec<_> = s.routers.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh"]);
+        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh", "pcon"]);
         let sf = &s.routers[0];
         let depth = sf.params.iter().find(|p| p.name == "depth").unwrap();
         assert_eq!(
