@@ -19,7 +19,6 @@ TOP_LEVEL = (
     "apps",
     "trace",
 )
-STRATEGIES = ("best-route", "multicast", "weighted-multipath", "class-multipath")
 APP_KINDS = ("consumer", "producer")
 ENGINES = {
     "ideal": "ideal",

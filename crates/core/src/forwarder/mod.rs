@@ -523,7 +523,11 @@ impl Forwarder {
             if !expired {
                 continue;
             }
-            let e = core.pit.remove(&name).expect("entry");
+            self.strategy
+                .before_expire_pending_interest(core, now, name);
+            let Some(e) = core.pit.remove(&name) else {
+                continue; // the strategy ended the entry itself
+            };
             core.counters.timed_out += 1;
             for r in &e.in_records {
                 core.faces[r.face.0 as usize].counters.in_timed_out += 1;

@@ -81,6 +81,16 @@ pub trait StrategyHooks: std::fmt::Debug {
         _interest: &Interest,
     ) {
     }
+    /// The pending Interest `name` expired unanswered; its entry (with its out-records) is
+    /// still in the PIT and is erased right after (NFD's `beforeExpirePendingInterest`).
+    fn before_expire_pending_interest(&mut self, _core: &mut FwCore, _now: Instant, _name: Name) {}
+    /// The names of the per-face gauges the strategy reports: columns `scheme_<name>` of the
+    /// face time series, beside the router module's (e.g. "ratio").
+    fn gauge_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The gauges of `face`, in the order of [`Self::gauge_names`]; `out` comes filled with NaN.
+    fn face_gauges(&self, _face: FaceId, _out: &mut [f64]) {}
 }
 
 /// The strategy of a node.
@@ -171,6 +181,28 @@ impl Strategy {
     ) {
         if let Strategy::Custom(s) = self {
             s.after_receive_data(core, now, name, in_face, data)
+        }
+    }
+
+    /// Trigger: the pending Interest `name` is about to expire (its entry is still there).
+    pub fn before_expire_pending_interest(&mut self, core: &mut FwCore, now: Instant, name: Name) {
+        if let Strategy::Custom(s) = self {
+            s.before_expire_pending_interest(core, now, name)
+        }
+    }
+
+    /// The strategy's per-face gauge names (none for the built-in ones).
+    pub fn gauge_names(&self) -> &'static [&'static str] {
+        match self {
+            Strategy::Custom(s) => s.gauge_names(),
+            _ => &[],
+        }
+    }
+
+    /// The strategy's gauges of `face`.
+    pub fn face_gauges(&self, face: FaceId, out: &mut [f64]) {
+        if let Strategy::Custom(s) = self {
+            s.face_gauges(face, out)
         }
     }
 

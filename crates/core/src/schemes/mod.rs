@@ -30,6 +30,7 @@ pub mod params;
 pub mod pcon;
 pub mod registry;
 pub mod sf;
+pub mod strategies;
 
 pub use registry::{Controller, ControllerConfig, RouterConfig, RouterModule};
 

@@ -77,6 +77,8 @@ pub struct Schema {
     pub routers: Vec<SchemaEntry>,
     /// Consumer controllers, `controller = "<name>"`.
     pub controllers: Vec<SchemaEntry>,
+    /// Forwarding strategies, `strategy = "<name>"` ([`super::strategies`]).
+    pub strategies: &'static [super::strategies::StrategyEntry],
 }
 
 macro_rules! registry {
@@ -197,6 +199,7 @@ macro_rules! registry {
                         params: <<$cty as ControllerScheme>::Config as SchemeConfig>::params(),
                     },
                 )*],
+                strategies: super::strategies::STRATEGIES,
             }
         }
     };
@@ -220,6 +223,7 @@ registry! {
         Icp(super::icp::Icp),
         Chopcop(super::chopcop::Ric),
         Ictp(super::ictp::Ictp),
+        Pcon(super::pcon::ConsumerPcon),
     }
 }
 
@@ -335,6 +339,9 @@ impl RouterModule {
 impl CongestionController for Controller {
     fn target(&self) -> Target {
         self.inner().target()
+    }
+    fn on_send(&mut self, now: Instant, seq: u64, retransmission: bool) {
+        self.inner_mut().on_send(now, seq, retransmission)
     }
     fn on_data(&mut self, now: Instant, sig: &DataSignal) {
         self.inner_mut().on_data(now, sig)

@@ -9,11 +9,12 @@ use crate::spec::{
 };
 use ndncc_core::app::{App, Consumer, ConsumerConfig, Producer, ProducerConfig};
 use ndncc_core::face::QueueLimit;
-use ndncc_core::forwarder::{Forwarder, ForwarderConfig, Strategy};
+use ndncc_core::forwarder::{Forwarder, ForwarderConfig};
 use ndncc_core::pacing::{
     ClockModel, Engine, GapDist, Ideal, Randomized, Rfc3448, Rmc, Smoothing, Tick, WaitDist,
 };
 use ndncc_core::rng::{name_key, RngStream, StreamKind};
+use ndncc_core::schemes::strategies;
 use ndncc_core::schemes::RouterModule;
 use ndncc_core::{BitRate, Duration, Instant, NameTable, Node};
 use std::collections::BinaryHeap;
@@ -167,7 +168,14 @@ impl<'a> World<'a> {
         let names = Arc::new(names);
         let mut nodes = Vec::with_capacity(spec.nodes.len());
         for n in &spec.nodes {
-            let strategy = Strategy::from_key(&n.strategy)
+            // the strategy's own stream: its draws must not shift the node's other draws
+            let srng = RngStream::new(
+                spec.seed,
+                spec.run,
+                StreamKind::Node,
+                name_key(&[&n.name, "strategy", &n.strategy]),
+            );
+            let strategy = strategies::build(&n.strategy, srng)
                 .ok_or_else(|| SpecError(format!("unknown strategy {}", n.strategy)))?;
             let cfg = ForwarderConfig {
                 strategy,

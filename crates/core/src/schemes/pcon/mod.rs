@@ -9,6 +9,10 @@
 //! * [`consumer`]: ndnSIM's `ConsumerPcon` window controller (`controller = "pcon"`), AIMD or
 //!   CUBIC with conservative window adaptation.
 
+pub mod consumer;
 pub mod marking;
+pub mod strategy;
 
+pub use consumer::{ConsumerPcon, ConsumerPconConfig};
 pub use marking::{PconConfig, PconMarker};
+pub use strategy::{PconStrategy, PconStrategyConfig};
