@@ -105,7 +105,7 @@ def markdown() -> str:
                 )
             out.append("")
     out.append("## Forwarding strategies\n")
-    out.append("Set with `strategy = \"NAME\"` on a node or in `[defaults.node]`.\n")
+    out.append('Set with `strategy = "NAME"` on a node or in `[defaults.node]`.\n')
     out.append("| strategy | what it does |\n|---|---|")
     for e in schema()["strategies"]:
         out.append(f"| `{e['name']}` | {e['doc']} |")
