@@ -323,6 +323,43 @@ impl Builtin {
         }
     }
 
+    /// best-route's `after_receive_interest` without building the candidate list first: the
+    /// cheapest next hop other than `in_face` is tried straight from the FIB entry (almost always
+    /// accepted); only when the router module refuses it are the others collected and tried in
+    /// cost order — the same tries, in the same order, as [`Builtin::try_hops`] over them all.
+    fn best_route(core: &mut FwCore, now: Instant, name: Name, in_face: FaceId) {
+        let first = core.fib.lpm(&core.names, name).and_then(|e| {
+            e.nexthops
+                .iter()
+                .enumerate()
+                .find(|(_, nh)| nh.face != in_face)
+                .map(|(i, nh)| (i, nh.face))
+        });
+        let Some((i, face)) = first else {
+            core.reject_pending_interest(now, name, NackReason::NoRoute);
+            return;
+        };
+        let reason = match core.send_interest(now, name, face) {
+            SendOutcome::Refused(r) => r,
+            _ => return,
+        };
+        // the rest of the candidates, after the refused one, in cost order
+        let rest: SmallVec<[NextHop; 4]> = match core.fib.lpm(&core.names, name) {
+            Some(e) => e.nexthops[i + 1..]
+                .iter()
+                .filter(|nh| nh.face != in_face)
+                .copied()
+                .collect(),
+            None => SmallVec::new(),
+        };
+        if let Err(r) = Builtin::BestRoute.try_hops(core, now, name, &rest) {
+            // none: silently dropped on every face, the entry waits for its expiry
+            if let Some(reason) = r.or(reason) {
+                core.reject_pending_interest(now, name, reason);
+            }
+        }
+    }
+
     /// Trigger: a new (or retransmitted) Interest needs forwarding.
     pub fn after_receive_interest(
         self,
@@ -331,6 +368,9 @@ impl Builtin {
         name: Name,
         in_face: FaceId,
     ) {
+        if self == Builtin::BestRoute {
+            return Self::best_route(core, now, name, in_face);
+        }
         let mut hops = Self::candidates(core, name, &[in_face]);
         if hops.is_empty() {
             core.reject_pending_interest(now, name, NackReason::NoRoute);

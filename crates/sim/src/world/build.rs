@@ -166,6 +166,15 @@ impl<'a> World<'a> {
         // interns every prefix (routes' first, then apps'), computing routes on the way
         let routes = crate::routing::routes(spec, &mut names);
         let names = Arc::new(names);
+        // faces per node (its links and apps), so that a hub's face list is allocated once
+        let mut n_faces = vec![0usize; spec.nodes.len()];
+        for l in &spec.links {
+            n_faces[l.a] += 1;
+            n_faces[l.b] += 1;
+        }
+        for a in &spec.apps {
+            n_faces[a.node] += 1;
+        }
         let mut nodes = Vec::with_capacity(spec.nodes.len());
         for n in &spec.nodes {
             // the strategy's own stream: its draws must not shift the node's other draws
@@ -187,7 +196,9 @@ impl<'a> World<'a> {
             let module = custom[nodes.len()]
                 .take()
                 .unwrap_or_else(|| router_module(spec, n));
-            nodes.push(Node::new(Forwarder::new(names.clone(), cfg, module, rng)));
+            let mut node = Node::new(Forwarder::new(names.clone(), cfg, module, rng));
+            node.fwd.core.faces.reserve_exact(n_faces[nodes.len()]);
+            nodes.push(node);
         }
         let mut links = Vec::with_capacity(2 * spec.links.len());
         let mut link_faces = Vec::with_capacity(spec.links.len());
