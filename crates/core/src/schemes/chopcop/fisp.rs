@@ -169,14 +169,21 @@ impl Fisp {
         rng: &mut RngStream,
     ) -> InterestVerdict {
         let flow = interest.name.base;
+        // an Interest to a local producer owes nothing upstream: its Data come back at once
+        // (and a producer that does not hold the chunk never answers, which would count
+        // phantom Data in q_i until the lifetime ends)
+        if faces.get(up.0 as usize).is_some_and(Face::is_app) {
+            return InterestVerdict::Admit;
+        }
         let Some(&i) = self.flow_iface.get(&flow) else {
             return InterestVerdict::Admit;
         };
-        // a new transmission of a name supersedes a delayed one (the forwarder would not send
-        // the old one any more)
+        // a new transmission of a name on the same face supersedes a delayed one (the
+        // forwarder would not send the old one any more); a copy for another face (multicast)
+        // is another Interest
         self.ifaces[i]
             .delayed
-            .retain(|d| d.interest.name != interest.name);
+            .retain(|d| d.interest.name != interest.name || d.face != up);
         if self.must_delay(i, flow, faces, rng) {
             let wait = self.delay_interval(i);
             let f = self.iface(i);
@@ -208,13 +215,18 @@ impl Fisp {
         self.q_flow(i, flow) >= self.p.q_min * cap / n && rng.chance(self.p.delay_probability(q))
     }
 
+    /// The delay interval: `delay`, else the interface's smoothed RTT; never shorter than
+    /// phase 1's period (a zero interval would re-check a delayed Interest at the same instant
+    /// for ever).
     fn delay_interval(&self, i: usize) -> Duration {
-        if self.p.delay > Duration::ZERO {
-            return self.p.delay;
-        }
-        self.ifaces[i]
-            .srtt
-            .map_or(self.p.fallback, |s| Duration(s.round() as u64))
+        let d = if self.p.delay > Duration::ZERO {
+            self.p.delay
+        } else {
+            self.ifaces[i]
+                .srtt
+                .map_or(self.p.fallback, |s| Duration(s.round() as u64))
+        };
+        d.max(self.p.period)
     }
 
     /// An Interest for interface `i` goes upstream: it owes its Data to q_i.

@@ -365,3 +365,63 @@ fn interval_is_the_interfaces_smoothed_rtt_and_stale_copies_are_dropped() {
     f.on_timeout(ms(4_001), &fs, &mut r);
     assert_eq!((f.poll_action(), f.ifaces[0].expired), (None, 1));
 }
+
+/// Multi-source (seed 001 Fig. 7): an Interest to a local producer owes nothing (a producer
+/// that does not hold the chunk never answers); multicast copies of one Interest on two
+/// upstream faces are delayed independently and owe one chunk, not two.
+#[test]
+fn local_producers_owe_nothing_and_multicast_copies_are_distinct() {
+    let mut f = fisp(params());
+    let mut fs = faces();
+    fs.push(Face::new(
+        FaceId(2),
+        FaceKind::App { app: 0 },
+        QueueLimit::Packets(100),
+    ));
+    let mut r = rng();
+    assert_eq!(
+        f.on_interest_out(ms(0), FaceId(2), &chunk(1, 1), &fs, &mut r),
+        InterestVerdict::Admit
+    );
+    assert_eq!(f.ifaces[0].q_i(), 0.0, "nothing owed to a local producer");
+    // two upstream faces (multicast): one chunk owed
+    let up2 = FaceId(3);
+    fs.push(Face::new(
+        up2,
+        FaceKind::Net { peer: 9, link: 9 },
+        QueueLimit::Bytes(1_000_000),
+    ));
+    f.on_interest_out(ms(0), UP, &chunk(1, 2), &fs, &mut r);
+    f.on_interest_out(ms(0), up2, &chunk(1, 2), &fs, &mut r);
+    assert_eq!(f.ifaces[0].q_i(), 32.0 * KB, "one chunk owed, not two");
+    // above Q_max both copies are held, each for its own face
+    queue(&mut f, &mut fs, 1, 95);
+    for up in [UP, up2] {
+        assert_eq!(
+            f.on_interest_out(ms(1), up, &chunk(1, 3), &fs, &mut r),
+            InterestVerdict::Hold
+        );
+    }
+    assert_eq!(f.ifaces[0].delayed_len(), 2);
+}
+
+/// A zero smoothed RTT (a producer answering at once) must not give a zero delay interval:
+/// the interval is never shorter than phase 1's period.
+#[test]
+fn the_delay_interval_is_at_least_the_period() {
+    let mut f = fisp(FispParams {
+        delay: Duration::ZERO,
+        ..params()
+    });
+    let fs = faces();
+    let mut r = rng();
+    f.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r);
+    f.on_data_in(ms(0), &data(1, 1), Some(ms(0)));
+    assert_eq!(f.delay_interval(0), Duration::from_millis(10));
+    let mut g = fisp(FispParams {
+        delay: Duration::from_millis(3),
+        ..params()
+    });
+    g.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r);
+    assert_eq!(g.delay_interval(0), Duration::from_millis(10));
+}
