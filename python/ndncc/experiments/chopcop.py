@@ -7,7 +7,7 @@ and the 7-node topology (Table III). The rows are in `chopcop_rows.py`, the figu
 `chopcop_plots.py`; the choices behind every run are in `docs/schemes/chopcop.md`.
 
 Throughput everywhere is the paper's "average data delivery rate" of *complete* chunks: a chunk
-counts when its 32nd segment arrives (32 × 1 000 B), so a chunk that lost a segment delivers
+counts when its 32nd segment arrives (32 × 1 024 B), so a chunk that lost a segment delivers
 nothing — the reading of Table I's delivery ratio (see `docs/schemes/chopcop.md`).
 """
 
@@ -25,7 +25,9 @@ TITLE = "CHoPCoP and its baselines ICP, HR-ICP, ICTP (seed 001)"
 
 SCHEMES = ["chopcop", "ictp", "icp", "hr-icp"]
 LABEL = {"chopcop": "CHoPCoP", "ictp": "ICTP", "icp": "ICP", "hr-icp": "HR-ICP"}
-CHUNK_BITS = 32 * 1000 * 8  # a chunk: 32 segments of 1 000 B
+CHUNK_BITS = 32 * 1024 * 8  # a chunk: 32 segments of 1 KB (1 024 B)
+#: HR-ICP's router part: the quota shaper, its chunk Interests owing 32 × 1 KB
+HBH = {"hbh": {"segment_size": "1024B"}}
 #: ICP's fixed timer τ: part 1's documented default, below the ≈ 410 ms loaded round trip of
 #: the baseline (110 ms + a full 1 500 KB queue), as seed 001 says of ICP's setting
 ICP_TAU = "300ms"
@@ -45,10 +47,10 @@ def dur(quick: bool) -> dict[str, float]:
     """Run lengths (s) per experiment: full and quick tiers."""
     if quick:
         return dict(
-            baseline=15, cir_send=8, cir_tail=8, multi=12, fair_e=8, fair=18, hbh=10, seven=12
+            baseline=15, cir_send=40, cir_tail=16, multi=12, fair_e=8, fair=18, hbh=10, seven=12
         )
     return dict(
-        baseline=40, cir_send=20, cir_tail=10, multi=30, fair_e=20, fair=40, hbh=20, seven=30
+        baseline=40, cir_send=0, cir_tail=20, multi=30, fair_e=20, fair=40, hbh=20, seven=30
     )
 
 
@@ -57,7 +59,7 @@ def scheme_overrides(scheme: str, apps: list[str]) -> dict:
     routers' module (CHoPCoP: REM + FISP; ICP and ICTP: none; HR-ICP: HbH's quota shaper)."""
     if scheme == "chopcop":
         return {}
-    ov: dict = {"defaults.node.schemes": {"hbh": {}} if scheme == "hr-icp" else {}}
+    ov: dict = {"defaults.node.schemes": HBH if scheme == "hr-icp" else {}}
     for a in apps:
         if scheme == "ictp":
             ov[f"apps[{a}].controller"] = "ictp"
@@ -99,10 +101,11 @@ def jobs(quick: bool) -> list[Job]:
             out.append(Job(f"baseline/icp tau={tau}", base, ov, keep=("delays",)))
     for cir in CIRS:
         for fisp in (True, False):
+            chunks, send = cir_chunks(cir, quick)
             ov = {
-                "scenario.duration": f"{d['cir_send'] + d['cir_tail']}s",
+                "scenario.duration": f"{send + d['cir_tail']:g}s",
                 "defaults.node.schemes.chopcop.fisp": fisp,
-                **constant_rate("receiver", cir, cir * d["cir_send"]),
+                **constant_rate("receiver", cir, chunks),
             }
             out.append(Job(cir_key(cir, fisp), base, ov, keep=KEEP))
     for delta in DELTAS:
@@ -119,15 +122,25 @@ def jobs(quick: bool) -> list[Job]:
             ov = {
                 "scenario.duration": f"{d['hbh']}s",
                 "apps[e].start": "0s",
-                "defaults.node.schemes": {"chopcop": {}} if shaper == "fisp" else {"hbh": {}},
                 **constant_rate("d", D_RATE),
                 **constant_rate("e", e),
             }
+            if shaper == "hbh":  # FISP: the scenario's CHoPCoP routers
+                ov["defaults.node.schemes"] = HBH
             out.append(Job(hbh_key(e, shaper), fair, ov, keep=("delays", "face_series")))
     for s in SCHEMES:
         ov = {"scenario.duration": f"{d['seven']}s", **scheme_overrides(s, ["f", "g"])}
         out.append(Job(f"seven-node/{s}", seven, ov, keep=KEEP))
     return out
+
+
+def cir_chunks(cir: int, quick: bool) -> tuple[int, float]:
+    """Chunks the non-cooperative receiver asks for and how long that takes (s): the paper's
+    whole 320 MB file (10 000 chunks), or `cir_send` seconds of it in the quick tier."""
+    if quick:
+        send = dur(quick)["cir_send"]
+        return cir * send, float(send)
+    return 10_000, 10_000 / cir
 
 
 def cir_key(cir: int, fisp: bool) -> str:
@@ -158,11 +171,12 @@ def goodput(o: Outcome, app: str, lo: float, hi: float) -> float:
     return n * CHUNK_BITS / (hi - lo) / 1e6
 
 
-def transfer_goodput(o: Outcome, app: str) -> float:
-    """Complete chunks over the time from the start to the last completion, in Mbit/s (a
+def transfer_goodput(o: Outcome, app: str, asking: float = 0.0) -> float:
+    """Complete chunks over the transfer, in Mbit/s: from the start to the last completion, or
+    to the end of the `asking` seconds the receiver spent sending if that is later (a
     transfer that ends before the run does)."""
     t = completions(o, app)
-    return len(t) * CHUNK_BITS / t[-1] / 1e6 if len(t) else 0.0
+    return len(t) * CHUNK_BITS / max(t[-1], asking) / 1e6 if len(t) else 0.0
 
 
 def app_summary(o: Outcome, app: str) -> dict:
@@ -183,6 +197,14 @@ def queue_kb(o: Outcome, node: str, peer: str, lo: float, hi: float) -> tuple[fl
     f = f[(f["node_name"] == node) & (f["peer_name"] == peer)]
     q = f.loc[(f["time_s"] > lo) & (f["time_s"] <= hi + 1e-9), "queue_bytes"] / 1000
     return float(q.mean()), float(q.std())
+
+
+def fisp_q_kb(o: Outcome, node: str, peer: str, lo: float, hi: float) -> float:
+    """Mean of FISP's Q = q_d + γ·q_i (γ = 1) on `node`'s interface towards `peer` (KB)."""
+    f = o.frames["face_series"]
+    f = f[(f["node_name"] == node) & (f["peer_name"] == peer)]
+    f = f[(f["time_s"] > lo) & (f["time_s"] <= hi + 1e-9)]
+    return float((f["queue_bytes"] + f["scheme_fisp_owed"].fillna(0)).mean() / 1000)
 
 
 def drops(o: Outcome, node: str, peer: str) -> int:

@@ -157,7 +157,6 @@ def baseline_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
 
 def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
     exp = "FISP vs non-cooperative receiver (Table I, Fig. 6)"
-    d = C.dur(quick)
     rows = []
     for cir in C.CIRS:
         p_with, p_without, t_with, t_without = TABLE_1[cir]
@@ -165,7 +164,7 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
             o = res[C.cir_key(cir, fisp)]
             cond = f"CIR {cir}/s, {'with' if fisp else 'without'} FISP"
             ratio = C.app_summary(o, "receiver")["delivery_ratio"]
-            thr = C.transfer_goodput(o, "receiver")
+            thr = C.transfer_goodput(o, "receiver", C.cir_chunks(cir, quick)[1])
             if fisp:
                 rows.append(
                     Row(
@@ -182,23 +181,40 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
                 rows.append(
                     at_least(exp, "throughput (complete chunks)", cond, t_with, thr, "Mbit/s", 35)
                 )
-                q, _ = C.queue_kb(o, "B", "C", STEADY, d["cir_send"])
-                if cir > 152:  # above the bottleneck's 152 chunks/s FISP holds the queue
+                send = C.cir_chunks(cir, quick)[1]
+                q, _ = C.queue_kb(o, "B", "C", STEADY, send)
+                if cir > 149:  # above the bottleneck's 149 chunks/s FISP holds the queue
                     rows.append(
                         relative(
                             1050,
                             q,
                             0.25,
+                            goal=True,
                             experiment=exp,
-                            metric="B's queue towards C, mean",
+                            metric="B's queue towards C (q_d), mean",
                             condition=cond,
                             unit="KB",
+                        )
+                    )
+                    big_q = C.fisp_q_kb(o, "B", "C", STEADY, send)
+                    rows.append(
+                        Row(
+                            exp,
+                            "FISP's Q = q_d + γ·q_i on B→C, mean",
+                            cond,
+                            1050,
+                            big_q,
+                            "KB",
+                            "±15 % of Q_min",
+                            abs(big_q - 1040) <= 156,
+                            expected=1040,
+                            expected_source="derived: FISP holds Q near Q_min = 0.4 × 2 600 KB",
                         )
                     )
                 else:
                     rows.append(reported(exp, "B's queue towards C, mean", cond, None, q, "KB"))
             else:
-                if cir > 152:
+                if cir > 149:
                     rows.append(
                         Row(
                             exp,
@@ -384,7 +400,7 @@ def hbh_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
         for e in rates
         for s in ("fisp", "hbh")
     }
-    sat = [e for e in rates if e + C.D_RATE > 152]  # D + E above the bottleneck's chunks/s
+    sat = [e for e in rates if e + C.D_RATE > 149]  # D + E above the bottleneck's chunks/s
     f = sum(tot[(e, "fisp")] for e in sat) / len(sat)
     h = sum(tot[(e, "hbh")] for e in sat) / len(sat)
     cond = f"E at {', '.join(map(str, sat))}/s (saturated), [{lo:g}, {end:g}] s"
@@ -510,7 +526,8 @@ def report_sections(res: dict[str, Outcome], quick: bool) -> list[tuple[str, str
         pw, pwo, tw, two = TABLE_1[cir]
         ow, owo = res[C.cir_key(cir, True)], res[C.cir_key(cir, False)]
         r = [C.app_summary(o, "receiver")["delivery_ratio"] for o in (ow, owo)]
-        t = [C.transfer_goodput(o, "receiver") for o in (ow, owo)]
+        send = C.cir_chunks(cir, quick)[1]
+        t = [C.transfer_goodput(o, "receiver", send) for o in (ow, owo)]
         lines.append(
             f"| {cir} | {fmt(pw)} | {fmt(r[0])} | {fmt(pwo)} | {fmt(r[1])} | {fmt(tw)} | "
             f"{fmt(t[0])} | {fmt(two)} | {fmt(t[1])} |"

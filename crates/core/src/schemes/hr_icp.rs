@@ -68,7 +68,8 @@ struct Pending {
 pub struct HbhShaper {
     pub cfg: HrIcpConfig,
     ups: Vec<Upstream>,
-    pending: FxHashMap<Name, Pending>,
+    /// Keyed by name and face: a multicast Interest is pending on each face it left on.
+    pending: FxHashMap<(Name, usize), Pending>,
     actions: VecDeque<ModuleAction>,
     next_sweep: Instant,
     /// Interests held, and dropped on a full queue.
@@ -120,7 +121,7 @@ impl HbhShaper {
             owed,
             expires: now + interest.lifetime,
         };
-        if self.pending.insert(interest.name, p).is_none() {
+        if self.pending.insert((interest.name, i), p).is_none() {
             let flow = self.up(i).flows.entry(interest.name.base).or_default();
             flow.pending += 1;
         }
@@ -198,7 +199,7 @@ impl RouterHooks for HbhShaper {
         let f = self.ups[i].flows.entry(name.base).or_default();
         // a retransmission replaces a queued copy (the forwarder would not send the old one)
         f.queue.retain(|q| q.name != name);
-        if self.pending.get(&name).is_some_and(|p| p.face == i) {
+        if self.pending.contains_key(&(name, i)) {
             self.sent(now, i, interest); // a retransmission of a pending one: no new place
             return InterestVerdict::Admit;
         }
@@ -228,7 +229,7 @@ impl RouterHooks for HbhShaper {
         faces: &[Face],
     ) {
         let i = face.0 as usize;
-        let Some(p) = self.pending.get_mut(&data.name) else {
+        let Some(p) = self.pending.get_mut(&(data.name, i)) else {
             return;
         };
         p.owed = p.owed.saturating_sub(1);
@@ -240,8 +241,13 @@ impl RouterHooks for HbhShaper {
             up.srtt = Some(up.srtt.map_or(r, |s| 0.875 * s + 0.125 * r));
         }
         if complete {
-            let p = self.pending.remove(&data.name).expect("pending");
-            self.done(now, data.name, p.face, faces);
+            // the PIT entry is satisfied: the copies sent on other faces (multicast) are over
+            // too, or a source that does not hold the chunk would keep a place for ever
+            for j in 0..self.ups.len() {
+                if let Some(p) = self.pending.remove(&(data.name, j)) {
+                    self.done(now, data.name, p.face, faces);
+                }
+            }
         }
     }
     fn poll_timeout(&self) -> Option<Instant> {
@@ -252,14 +258,15 @@ impl RouterHooks for HbhShaper {
             return;
         }
         self.next_sweep = now + self.cfg.period;
-        let expired: Vec<(Name, usize)> = self
+        let mut expired: Vec<(Name, usize)> = self
             .pending
             .iter()
             .filter(|(_, p)| p.expires <= now)
-            .map(|(n, p)| (*n, p.face))
+            .map(|(k, _)| *k)
             .collect();
+        expired.sort_unstable_by_key(|(n, i)| (n.base.0, n.seq, *i)); // deterministic order
         for (name, i) in expired {
-            self.pending.remove(&name);
+            self.pending.remove(&(name, i));
             self.done(now, name, i, faces);
         }
     }

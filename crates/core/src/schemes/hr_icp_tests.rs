@@ -228,3 +228,33 @@ fn expired_and_retransmitted_interests() {
     answer(&mut s, &fs, 1, 2, 1_010);
     assert_eq!(s.poll_action(), None, "the queue held one copy");
 }
+
+/// Multi-source (seed 001 Fig. 7): a multicast Interest is pending on both faces; the Data of
+/// its holder (face 0) ends both, so the silent face keeps no place for ever.
+#[test]
+fn a_multicast_interest_answered_on_one_face_frees_both() {
+    let mut fs = faces(None);
+    let other = FaceId(1);
+    fs.push(Face::new(
+        other,
+        FaceKind::Net { peer: 2, link: 1 },
+        QueueLimit::Packets(100),
+    ));
+    let mut s = shaper(1, 10);
+    for face in [UP, other] {
+        let v = s.on_interest_out(ms(0), face, NameId(0), &interest(1, 1, false), &fs);
+        assert_eq!(v, InterestVerdict::Admit);
+    }
+    // both faces are at their quota of 1
+    for face in [UP, other] {
+        let v = s.on_interest_out(ms(0), face, NameId(0), &interest(1, 2, false), &fs);
+        assert_eq!(v, InterestVerdict::Hold, "{face:?}");
+    }
+    answer(&mut s, &fs, 1, 1, 10);
+    // each face releases its queued copy of seq 2
+    let mut released = Vec::new();
+    while let Some(ModuleAction::SendInterest { face, interest }) = s.poll_action() {
+        released.push((face, interest.name.seq));
+    }
+    assert_eq!(released, vec![(UP, Some(2)), (other, Some(2))]);
+}
