@@ -47,7 +47,7 @@ def dur(quick: bool) -> dict[str, float]:
     """Run lengths (s) per experiment: full and quick tiers."""
     if quick:
         return dict(
-            baseline=15, cir_send=40, cir_tail=16, multi=12, fair_e=8, fair=18, hbh=10, seven=12
+            baseline=15, cir_send=40, cir_tail=16, multi=12, fair_e=8, fair=30, hbh=10, seven=12
         )
     return dict(
         baseline=40, cir_send=0, cir_tail=20, multi=30, fair_e=20, fair=40, hbh=20, seven=30
