@@ -425,3 +425,53 @@ fn the_delay_interval_is_at_least_the_period() {
     g.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r);
     assert_eq!(g.delay_interval(0), Duration::from_millis(10));
 }
+
+/// The outgoing queues (the seed's DRR): released Interests leave one per the time their Data
+/// take on the interface's link, round robin over the flows; a new Interest that finds them
+/// non-empty waits behind them.
+#[test]
+fn released_interests_leave_at_the_data_rate_round_robin() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    fs[0].bandwidth = Some(crate::time::BitRate(32_000_000)); // a 32 KB chunk: 8 ms
+    let mut r = rng();
+    queue(&mut f, &mut fs, 1, 91);
+    for (flow, s) in [(1, 0), (1, 1), (1, 2), (2, 0)] {
+        assert_eq!(
+            f.on_interest_out(ms(0), UP, &chunk(flow, s), &fs, &mut r),
+            InterestVerdict::Hold
+        );
+    }
+    // phase 4: the queue drains below Q_release, all four are released at the first check (0)
+    for _ in 0..91 {
+        let (p, _) = fs[0].dequeue(ms(1)).unwrap();
+        f.on_queue(DOWN, &p, false, &fs);
+    }
+    f.on_timeout(ms(0), &fs, &mut r);
+    let mut times = Vec::new();
+    let mut t = 0;
+    while times.len() < 4 && t < 100 {
+        if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
+            f.on_timeout(ms(t), &fs, &mut r);
+        }
+        while let Some(ModuleAction::SendInterest { interest, .. }) = f.poll_action() {
+            times.push((t, interest.name.base.0, interest.name.seq.unwrap()));
+        }
+        // a new Interest of flow 2 while the queues hold some: it waits its turn
+        if t == 1 {
+            assert_eq!(
+                f.on_interest_out(ms(1), UP, &chunk(2, 1), &fs, &mut r),
+                InterestVerdict::Hold
+            );
+        }
+        t += 1;
+    }
+    assert_eq!(
+        times,
+        vec![(0, 1, 0), (8, 2, 0), (16, 1, 1), (24, 2, 1)],
+        "one per 8 ms, flows alternating"
+    );
+}
