@@ -41,6 +41,8 @@ DELTAS = [2, 6]
 E_RATES = [40, 60, 80, 100, 120, 140, 160, 180]  # Fig. 11, E's chunk Interests/s
 E_RATES_QUICK = [40, 100, 160, 180]
 D_RATE = 20
+#: Fig. 11's router parts: FISP, HR-ICP's quota HbH (the seed's), and its fair-rate variant
+SHAPERS = ("fisp", "hbh", "hbh-rate")
 
 
 def dur(quick: bool) -> dict[str, float]:
@@ -118,7 +120,7 @@ def jobs(quick: bool) -> list[Job]:
     ov = {"scenario.duration": f"{d['fair']}s", "apps[e].start": f"{d['fair_e']}s"}
     out.append(Job("fairness", fair, ov, keep=KEEP))
     for e in E_RATES_QUICK if quick else E_RATES:
-        for shaper in ("fisp", "hbh"):
+        for shaper in SHAPERS:
             ov = {
                 "scenario.duration": f"{d['hbh']}s",
                 "apps[e].start": "0s",
@@ -127,6 +129,8 @@ def jobs(quick: bool) -> list[Job]:
             }
             if shaper == "hbh":  # FISP: the scenario's CHoPCoP routers
                 ov["defaults.node.schemes"] = HBH
+            elif shaper == "hbh-rate":  # HR-ICP's rate-based HbH (an option; not the seed's)
+                ov["defaults.node.schemes"] = {"hbh": {**HBH["hbh"], "fair_rate": True}}
             out.append(Job(hbh_key(e, shaper), fair, ov, keep=("delays", "face_series")))
     for s in SCHEMES:
         ov = {"scenario.duration": f"{d['seven']}s", **scheme_overrides(s, ["f", "g"])}

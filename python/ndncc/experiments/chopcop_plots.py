@@ -133,10 +133,10 @@ def fig11(res: dict[str, Outcome], out: Path, quick: bool) -> Path:
     rates = C.E_RATES_QUICK if quick else C.E_RATES
     fig = Figure(figsize=(8, 4))
     ax = fig.add_subplot()
-    for shaper, c in (("fisp", "tab:red"), ("hbh", "tab:blue")):
+    for shaper, c in (("fisp", "tab:red"), ("hbh", "tab:blue"), ("hbh-rate", "tab:grey")):
         d = [C.goodput(res[C.hbh_key(e, shaper)], "d", 3, end) for e in rates]
         e_ = [C.goodput(res[C.hbh_key(e, shaper)], "e", 3, end) for e in rates]
-        name = shaper.upper() if shaper == "fisp" else "HbH"
+        name = {"fisp": "FISP", "hbh": "HbH", "hbh-rate": "HbH fair-rate"}[shaper]
         ax.plot(rates, np.add(d, e_), color=c, marker="o", label=f"{name}: total")
         ax.plot(rates, e_, color=c, marker="s", ls="--", lw=0.9, label=f"{name}: E")
         ax.plot(rates, d, color=c, marker="^", ls=":", lw=0.9, label=f"{name}: D (20/s)")

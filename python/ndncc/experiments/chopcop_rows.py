@@ -398,7 +398,7 @@ def hbh_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
         (e, s): C.goodput(res[C.hbh_key(e, s)], "d", lo, end)
         + C.goodput(res[C.hbh_key(e, s)], "e", lo, end)
         for e in rates
-        for s in ("fisp", "hbh")
+        for s in C.SHAPERS
     }
     sat = [e for e in rates if e + C.D_RATE > 149]  # D + E above the bottleneck's chunks/s
     f = sum(tot[(e, "fisp")] for e in sat) / len(sat)
@@ -407,10 +407,10 @@ def hbh_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
     rows = [
         reported(
             exp,
-            f"total throughput FISP / HbH, E at {e}/s",
+            f"total throughput FISP / HbH / HbH fair-rate, E at {e}/s",
             f"[{lo:g}, {end:g}] s",
             None,
-            [tot[(e, "fisp")], tot[(e, "hbh")]],
+            [tot[(e, s)] for s in C.SHAPERS],
             "Mbit/s",
         )
         for e in rates
@@ -457,6 +457,14 @@ def hbh_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
             "Mbit/s (min / max)",
             "all within 10 %",
             max(d_f + d_h) <= 1.1 * min(d_f + d_h),
+        ),
+        reported(
+            exp,
+            "HbH fair-rate variant's saturated total (an option, not the seed's HbH)",
+            cond,
+            None,
+            sum(tot[(e, "hbh-rate")] for e in sat) / len(sat),
+            "Mbit/s",
         ),
     ]
     return rows

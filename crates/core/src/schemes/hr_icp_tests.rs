@@ -258,3 +258,57 @@ fn a_multicast_interest_answered_on_one_face_frees_both() {
     }
     assert_eq!(released, vec![(UP, Some(2)), (other, Some(2))]);
 }
+
+/// The fair-rate variant: a flow's Interests leave at B/(n·S) — one per 8 ms of 1 000-byte
+/// Data at 1 Mbit/s with one flow, one per 16 ms each once a second flow is queued.
+#[test]
+fn fair_rate_variant_paces_each_flow_at_its_share() {
+    let fs = faces(Some(1_000_000));
+    let mut s = HbhShaper::new(HrIcpConfig {
+        fair_rate: true,
+        ..Default::default()
+    });
+    assert_eq!(out(&mut s, &fs, 1, 1, false), InterestVerdict::Admit);
+    for seq in 2..5 {
+        assert_eq!(out(&mut s, &fs, 1, seq, false), InterestVerdict::Hold);
+    }
+    s.on_timeout(ms(0), &fs); // the expiry sweep (next at 10 ms)
+    assert_eq!(s.poll_timeout(), Some(ms(8)), "S·8/B = 8 ms");
+    let mut sent = Vec::new();
+    for t in 1..=40 {
+        if s.poll_timeout().is_some_and(|w| w <= ms(t)) {
+            s.on_timeout(ms(t), &fs);
+        }
+        while let Some(ModuleAction::SendInterest { interest, .. }) = s.poll_action() {
+            sent.push((t, interest.name.seq.unwrap()));
+        }
+    }
+    // seq 2 at 8 ms; then seq 1 and 2 are pending and answered never: n = 1 flow, 8 ms apart
+    assert_eq!(sent, vec![(8, 2), (16, 3), (24, 4)]);
+    // a second flow active: each flow's gap doubles
+    let mut s = HbhShaper::new(HrIcpConfig {
+        fair_rate: true,
+        ..Default::default()
+    });
+    out(&mut s, &fs, 1, 1, false);
+    out(&mut s, &fs, 2, 1, false);
+    out(&mut s, &fs, 1, 2, false);
+    out(&mut s, &fs, 1, 3, false);
+    s.on_timeout(ms(8), &fs); // seq 2 leaves (its gap was set while flow 1 was alone)
+    assert!(matches!(
+        s.poll_action(),
+        Some(ModuleAction::SendInterest { .. })
+    ));
+    s.on_timeout(ms(16), &fs);
+    assert_eq!(s.poll_action(), None, "two flows pending: 16 ms per flow");
+    assert_eq!(
+        s.poll_timeout(),
+        Some(ms(18)),
+        "the sweep, before the flow's 24 ms"
+    );
+    s.on_timeout(ms(24), &fs);
+    assert!(matches!(
+        s.poll_action(),
+        Some(ModuleAction::SendInterest { .. })
+    ));
+}
