@@ -25,6 +25,8 @@ TABLE_3 = {  # scheme → (F, G, total) Mbit/s
 }
 BASELINE_GAIN = {"icp": 85.75, "hr-icp": 85.75, "ictp": 13.69}  # % CHoPCoP above
 MULTI_GAIN = {"ictp": 107.6, "icp": 100.0, "hr-icp": 100.0}  # % ("a factor of 2" = +100 %)
+#: what the paper prints where a gain above is derived from its words
+PRINTED_GAIN = {100.0: "a factor of 2"}
 
 
 def gain(a: float, b: float) -> float:
@@ -73,12 +75,17 @@ def gain_rows(exp: str, thr: dict[str, float], paper: dict[str, float]) -> list[
             exp,
             f"CHoPCoP's throughput gain over {C.LABEL[s]}",
             "average delivery rate",
-            paper[s],
+            PRINTED_GAIN.get(paper[s], paper[s]),
             gain(thr["chopcop"], thr[s]),
             "%",
             "goal: same sign, ±50 % of the paper's",
             gain(thr["chopcop"], thr[s]) > 0
             and abs(gain(thr["chopcop"], thr[s]) - paper[s]) <= 0.5 * paper[s],
+            **(
+                {"expected": paper[s], "expected_source": "derived: a factor of 2 = +100 %"}
+                if paper[s] in PRINTED_GAIN
+                else {}
+            ),
         )
         for s in ("ictp", "icp", "hr-icp")
     ]
@@ -384,7 +391,7 @@ def fairness_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
             expected=None,
             expected_source="",
         ),
-        at_least(exp, "D + E throughput", cond_b, 38.98, t_d + t_e, "Mbit/s", 36),
+        at_least(exp, "D + E throughput", cond_b, None, t_d + t_e, "Mbit/s", 36),
         reported(exp, "D / E window", cond_b, [23.83, 24.04], [w_d, w_e], "chunks"),
     ]
 
