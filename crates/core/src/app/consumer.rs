@@ -438,9 +438,16 @@ impl Consumer {
                 break;
             }
             self.deadlines.pop();
-            let due = self.pending.get(&seq).is_some_and(|p| p.deadline == t);
-            if !due {
+            let Some(p) = self.pending.get_mut(&seq).filter(|p| p.deadline == t) else {
                 continue;
+            };
+            // the controller may put the timeout off (ndnSIM's periodic check, current RTO)
+            if let Some(later) = self.controller.timeout_at(now, seq, p.last_tx, &self.rtt) {
+                if later > now {
+                    p.deadline = later;
+                    self.deadlines.push(later, seq);
+                    continue;
+                }
             }
             let p = self.pending.remove(&seq).expect("pending");
             self.stats.timeouts += 1;
