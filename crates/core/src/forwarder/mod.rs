@@ -43,6 +43,8 @@ pub struct NodeCounters {
     pub aggregated: u64,
     /// Nacks that matched no out-record.
     pub unmatched_nacks: u64,
+    /// Interests dropped because the PIT was at its limit ([`Pit::set_limit`]).
+    pub pit_full: u64,
 }
 
 /// The outcome of trying to send an Interest on one face.
@@ -314,6 +316,18 @@ impl Forwarder {
         &self.core.faces
     }
 
+    /// Closes net face `face` (its peer went away): its routes are removed, its transmit queue
+    /// emptied, and anything sent to it from now on is dropped (counted as queue drops). PIT
+    /// records on it simply expire. The id is never reused. Returns the routes removed.
+    pub fn close_face(&mut self, face: FaceId) -> usize {
+        let Some(f) = self.core.faces.get_mut(face.0 as usize) else {
+            return 0;
+        };
+        f.close();
+        self.core.ready.retain(|&r| r != face);
+        self.core.fib.remove_face(face)
+    }
+
     /// Incoming Interest pipeline.
     pub fn handle_interest(&mut self, now: Instant, in_face: FaceId, interest: Interest) {
         let core = &mut self.core;
@@ -328,6 +342,7 @@ impl Forwarder {
         }
         let name = interest.name;
         let expiry = now + interest.lifetime;
+        let full = core.pit.is_full();
         let forward = match core.pit.get_mut(&name) {
             Some(entry) => {
                 if entry.has_nonce(interest.nonce) {
@@ -351,6 +366,10 @@ impl Forwarder {
                     core.counters.aggregated += 1;
                 }
                 retransmission || !pending
+            }
+            None if full => {
+                core.counters.pit_full += 1;
+                return;
             }
             None => {
                 let entry = core.pit.insert(interest, expiry);
