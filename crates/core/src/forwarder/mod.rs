@@ -342,7 +342,6 @@ impl Forwarder {
         }
         let name = interest.name;
         let expiry = now + interest.lifetime;
-        let full = core.pit.is_full();
         let forward = match core.pit.get_mut(&name) {
             Some(entry) => {
                 if entry.has_nonce(interest.nonce) {
@@ -367,11 +366,11 @@ impl Forwarder {
                 }
                 retransmission || !pending
             }
-            None if full => {
-                core.counters.pit_full += 1;
-                return;
-            }
             None => {
+                if core.pit.is_full() {
+                    core.counters.pit_full += 1;
+                    return;
+                }
                 let entry = core.pit.insert(interest, expiry);
                 entry.upsert_in_record(in_face, interest.nonce, now, expiry);
                 entry.ask_segments(interest.ext.chunk());
