@@ -5,5 +5,6 @@
 //! OS's sleep overshoot ([`probe`]).
 
 pub mod boundary;
+pub mod daemon;
 pub mod probe;
 pub mod sendloop;

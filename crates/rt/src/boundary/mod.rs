@@ -4,3 +4,4 @@
 
 pub mod convert;
 pub mod names;
+pub mod store;
