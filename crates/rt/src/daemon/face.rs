@@ -311,15 +311,9 @@ impl Daemon {
             if let FaceIo::Stream(s) = &mut f.io {
                 s.rbuf = buf;
             }
-            // more may be waiting beyond this turn's budget: the next poll says so (level
-            // semantics are not mio's: read again now if the budget ran out)
-            if outcome == ReadOutcome::Open {
-                if let FaceIo::Stream(s) = &f.io {
-                    if s.rbuf.len() >= READ_BUDGET {
-                        self.read_stream(id);
-                    }
-                }
-            }
+        }
+        if outcome == ReadOutcome::More && !self.reread.contains(&id) {
+            self.reread.push(id);
         }
     }
 
@@ -449,25 +443,12 @@ impl Daemon {
                 }
                 let table = Arc::make_mut(&mut self.fwd.core.names);
                 let name = self.mapper.to_core(table, &i.name);
-                let mut stored = i.wire.to_vec();
-                let nonce = match i.nonce {
-                    Some(n) => n,
-                    None => {
-                        // ndnd drops nonce-less Interests: give it one before it goes on
-                        self.stats.nonce_added += 1;
-                        let n = self.random() as u32;
-                        let mut owned = i.to_owned();
-                        owned.nonce = Some(n);
-                        match owned.encode() {
-                            Ok(b) => stored = b,
-                            Err(_) => {
-                                self.stats.malformed += 1;
-                                return;
-                            }
-                        }
-                        n
-                    }
-                };
+                let nonce = i.nonce.unwrap_or_else(|| {
+                    // ndnd drops nonce-less Interests: the core's nonce is written into the
+                    // Interest when it leaves (convert::interest_wire)
+                    self.stats.nonce_added += 1;
+                    self.random() as u32
+                });
                 let core = convert::interest_to_core(&i, frame.lp.as_ref(), name, nonce);
                 let expiry = now + core.lifetime;
                 if let Some(tok) = frame.lp.and_then(|l| l.pit_token) {
@@ -478,7 +459,9 @@ impl Daemon {
                     let n = convert::nack_to_core(core, nack.reason, size);
                     self.fwd.handle_packet(now, id, Packet::Nack(n));
                 } else {
-                    self.store.interests.insert((name, nonce), stored, expiry);
+                    self.store
+                        .interests
+                        .insert((name, nonce), i.wire.to_vec(), expiry);
                     self.fwd.handle_packet(now, id, Packet::Interest(core));
                 }
             }

@@ -36,8 +36,11 @@ impl Conn {
 /// What became of a read.
 #[derive(Debug, PartialEq, Eq)]
 pub enum ReadOutcome {
-    /// Still open (maybe with new bytes).
+    /// Still open; everything the socket had was read.
     Open,
+    /// Still open; the budget ran out before the socket was drained (read again: readiness
+    /// is edge-triggered, no new event will come for these bytes).
+    More,
     /// The peer closed or the socket failed.
     Closed,
 }
@@ -69,7 +72,10 @@ impl StreamIo {
     pub fn fill(&mut self, budget: usize) -> ReadOutcome {
         let mut chunk = [0u8; 16 * 1024];
         let mut got = 0;
-        while got < budget {
+        loop {
+            if got >= budget {
+                return ReadOutcome::More;
+            }
             match self.conn.read(&mut chunk) {
                 Ok(0) => return ReadOutcome::Closed,
                 Ok(n) => {
@@ -77,12 +83,11 @@ impl StreamIo {
                         .extend_from_slice(chunk.get(..n).unwrap_or_default());
                     got += n;
                 }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return ReadOutcome::Open,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(_) => return ReadOutcome::Closed,
             }
         }
-        ReadOutcome::Open
     }
 
     /// Bytes waiting to be written.

@@ -118,6 +118,8 @@ pub struct Daemon {
     clock: std::time::Instant,
     /// Faces with packets in their core transmit queue.
     backlog: Vec<FaceId>,
+    /// Stream faces with unread bytes left by the read budget.
+    reread: Vec<FaceId>,
     types: ExtTypes,
     rng: u64,
     next_sweep: Instant,
@@ -166,6 +168,7 @@ impl Daemon {
             waker,
             clock: std::time::Instant::now(),
             backlog: Vec::new(),
+            reread: Vec::new(),
             types: ExtTypes::default(),
             rng: seed | 1,
             next_sweep: Instant::ZERO + SWEEP,
@@ -288,10 +291,13 @@ impl Daemon {
             let now = self.now();
             self.on_timers(now);
             self.transmit(now);
-            let wait = self.next_wake(now).map(|t| {
-                let ns = t.0.saturating_sub(self.now().0);
-                std::time::Duration::from_nanos(ns)
-            });
+            let wait = match self.reread.is_empty() {
+                true => self.next_wake(now).map(|t| {
+                    let ns = t.0.saturating_sub(self.now().0);
+                    std::time::Duration::from_nanos(ns)
+                }),
+                false => Some(std::time::Duration::ZERO),
+            };
             match self.poll.poll(&mut events, wait) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -315,6 +321,9 @@ impl Daemon {
                     }
                     _ => {}
                 }
+            }
+            for id in std::mem::take(&mut self.reread) {
+                self.read_stream(id);
             }
         }
         self.shutdown();
