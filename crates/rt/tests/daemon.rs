@@ -298,3 +298,34 @@ fn udp_fragments_are_reassembled_and_large_packets_fragmented() {
     assert_eq!(d.stats.reassembled, 1);
     assert_eq!(d.stats.malformed, 0);
 }
+
+#[test]
+fn a_can_be_prefix_interest_is_satisfied_by_a_longer_data_name() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let mut c = connect(r.tcp);
+    let mut i = Interest::new(Name::from_uri("/p/doc").unwrap(), 3);
+    i.can_be_prefix = true;
+    c.write_all(&i.encode().unwrap()).unwrap();
+    // an Interest without CanBePrefix is not satisfied by a longer name
+    c.write_all(&interest("/p/exact", 4)).unwrap();
+    let mut seen = 0;
+    while seen < 2 {
+        let f = read_frame(&mut prod, &mut pbuf).unwrap();
+        let Some(NetPacket::Interest(up)) = Frame::decode(&f).unwrap().net else {
+            continue;
+        };
+        let long = format!("{}/v=1/seg=0", up.name);
+        prod.write_all(&Data::new(Name::from_uri(&long).unwrap(), vec![5u8; 10]).encode())
+            .unwrap();
+        seen += 1;
+    }
+    let back = read_frame(&mut c, &mut Vec::new()).unwrap();
+    let Some(NetPacket::Data(d)) = Frame::decode(&back).unwrap().net else {
+        panic!()
+    };
+    assert_eq!(d.name.to_string(), "/p/doc/v=1/seg=0");
+    let d = r.finish();
+    assert_eq!(d.fwd.core.counters.satisfied, 1, "{}", d.report());
+    assert_eq!(d.fwd.core.counters.unsolicited_data, 1);
+}

@@ -4,10 +4,11 @@ use super::io::{Conn, FaceIo, ReadOutcome, StreamIo};
 use super::link::Link;
 use super::{Daemon, FACE_BASE, UDP_MTU};
 use crate::boundary::convert;
-use crate::boundary::names::NameMapper;
+use crate::boundary::names::{NameMapper, HASHED_BIT};
 use mio::Interest as Ready;
 use mio::Token;
 use ndncc_core::face::{FaceId, FaceKind, QueueLimit};
+use ndncc_core::name::Name;
 use ndncc_core::packet::Packet;
 use ndncc_core::time::{Duration, Instant};
 use ndncc_wire::reassembly::{self, Reassembled, Reassembler};
@@ -467,7 +468,8 @@ impl Daemon {
             }
             Some(NetPacket::Data(d)) => {
                 let table = Arc::make_mut(&mut self.fwd.core.names);
-                let name = self.mapper.to_core(table, &d.name);
+                let exact = self.mapper.to_core(table, &d.name);
+                let name = self.can_be_prefix_match(exact).unwrap_or(exact);
                 let core = convert::data_to_core(&d, frame.lp.as_ref(), name, now);
                 let hold = Duration::from_millis(self.cfg.forwarder.data_hold_ms);
                 self.store.data.insert(name, d.wire.to_vec(), now + hold);
@@ -476,6 +478,34 @@ impl Daemon {
             None => {}
         }
         self.collect_ready();
+    }
+
+    /// The pending CanBePrefix Interest a Data satisfies when no Interest asked for its exact
+    /// name: the core PIT matches exact names only, so the Data is handed to the core under
+    /// the name of the longest pending Interest that is a prefix of its name and allows it
+    /// (its bytes, the Data's own name included, go out unchanged). Names in the hashed form
+    /// (a full name table) are matched exactly only.
+    fn can_be_prefix_match(&self, name: Name) -> Option<Name> {
+        let pit = &self.fwd.core.pit;
+        if pit.get(&name).is_some() {
+            return None;
+        }
+        let hashed = name.seq.is_some_and(|s| s & HASHED_BIT != 0);
+        let mut cur = (!hashed).then_some(name.base);
+        if name.seq.is_none() {
+            cur = self.fwd.core.names.parent(name.base);
+        }
+        while let Some(id) = cur {
+            let candidate = Name::prefix(id);
+            if pit
+                .get(&candidate)
+                .is_some_and(|e| e.interest.can_be_prefix)
+            {
+                return Some(candidate);
+            }
+            cur = self.fwd.core.names.parent(id);
+        }
+        None
     }
 
     /// Faces whose core queue became non-empty join the backlog.
