@@ -43,6 +43,9 @@ pub struct ForwarderSection {
     pub max_packet: usize,
     /// Most bytes waiting to be written to one stream face before packets to it are dropped.
     pub max_write_buffer: usize,
+    /// The router part of a scheme, as in a scenario's `[nodes.X.schemes.<name>]`:
+    /// `[forwarder.module.sf]`, `[forwarder.module.mircc]`, ... (absent: none).
+    pub module: Option<ndncc_core::schemes::RouterConfig>,
 }
 
 impl Default for ForwarderSection {
@@ -56,6 +59,7 @@ impl Default for ForwarderSection {
             data_hold_ms: 10_000,
             max_packet: 8_800,
             max_write_buffer: 4 << 20,
+            module: None,
         }
     }
 }
@@ -154,6 +158,17 @@ impl Config {
                 return Err(format!("forwarder.{what} must be at least 1"));
             }
         }
+        if let Some(m) = &f.module {
+            if let Some(p) = m.validate().first() {
+                return Err(format!(
+                    "forwarder.module.{}.{}: {} ({})",
+                    m.name(),
+                    p.keys.join(", "),
+                    p.problem,
+                    p.fix
+                ));
+            }
+        }
         let l = &self.listen;
         if l.unix.is_none() && l.tcp.is_none() && l.udp.is_none() && self.faces.is_empty() {
             return Err("nothing to listen on: set [listen] unix, tcp or udp".into());
@@ -227,6 +242,15 @@ mod tests {
         assert_eq!(c.link.bandwidth_mbps, Some(10.0));
         assert_eq!(c.link.queue_packets, 1000);
         assert_eq!(c.routes[0].cost, 3);
+        assert!(c.forwarder.module.is_none());
+    }
+
+    #[test]
+    fn a_router_module_is_chosen_as_in_a_scenario() {
+        let c = Config::parse("[listen]\ntcp = \"x\"\n[forwarder.module.sf]\n").unwrap();
+        assert_eq!(c.forwarder.module.as_ref().map(|m| m.name()), Some("sf"));
+        let e = Config::parse("[listen]\ntcp = \"x\"\n[forwarder.module.fastest]\n").unwrap_err();
+        assert!(e.contains("fastest"), "{e}");
     }
 
     #[test]

@@ -59,6 +59,10 @@ impl Daemon {
             },
             QueueLimit::Packets(link.queue_packets),
         );
+        // router modules (MIRCC's capacity, shapers) read the emulated bandwidth
+        self.fwd.core.faces[id.0 as usize].bandwidth = link
+            .bandwidth_mbps
+            .map(|m| ndncc_core::time::BitRate((m * 1e6).round() as u64));
         if let FaceIo::Stream(s) = &mut io {
             let token = Token(FACE_BASE + id.0 as usize);
             if self

@@ -145,7 +145,10 @@ impl Daemon {
                 cs_capacity: cfg.forwarder.cs_capacity,
                 nack_overhead: crate::boundary::convert::NACK_OVERHEAD,
             },
-            RouterModule::None,
+            match &cfg.forwarder.module {
+                Some(m) => m.build(RngStream::new(0, 0, StreamKind::Node, 1)),
+                None => RouterModule::None,
+            },
             RngStream::new(0, 0, StreamKind::Node, 0),
         );
         fwd.core.pit.set_limit(cfg.forwarder.pit_max);
