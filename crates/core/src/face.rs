@@ -152,6 +152,19 @@ impl Face {
     }
 
     /// Appends to the transmit queue at `now`; on overflow counts a drop and returns false.
+    /// Closes the face: the queue is emptied and admits nothing more.
+    pub fn close(&mut self) {
+        self.limit = QueueLimit::Packets(0);
+        self.queue.clear();
+        self.queue_bytes = 0;
+        self.occupancy = [(0, 0); 3];
+    }
+
+    /// True once [`Face::close`] was called.
+    pub fn is_closed(&self) -> bool {
+        self.limit == QueueLimit::Packets(0)
+    }
+
     pub fn enqueue(&mut self, now: Instant, p: Packet) -> bool {
         let size = p.size() as u64;
         let full = match self.limit {

@@ -4,6 +4,12 @@
 //! sequence (segment) number: `/prefix/A/seq=17`. Bases are interned once at set-up in a
 //! [`NameTable`] that every node shares; each base knows its parent, so longest-prefix match
 //! walks up the parent chain without allocating. Sequence numbers are never interned.
+//!
+//! The simulator's table is built at set-up and frozen (shared by every node through an `Arc`).
+//! The real-time driver (`ndncc-rt`) owns its node's table alone and grows it at the face
+//! boundary, one component at a time ([`NameTable::child`], [`NameTable::intern_child`]); see
+//! `docs/internals.md`, "Names that arrive from the network". Nothing here is on the
+//! simulator's per-packet path.
 
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -77,6 +83,41 @@ impl NameTable {
         cur
     }
 
+    /// The child `comp` of `parent`, if interned (the component in its URI form).
+    pub fn child(&self, parent: NameId, comp: &str) -> Option<NameId> {
+        // the key is owned; a lookup allocates one String (the driver's path, not the sim's)
+        self.index.get(&(parent, comp.to_string())).copied()
+    }
+
+    /// Interns the child `comp` (URI form, non-empty) of `parent` and returns its id.
+    pub fn intern_child(&mut self, parent: NameId, comp: &str) -> NameId {
+        let key = (parent, comp.to_string());
+        if let Some(&id) = self.index.get(&key) {
+            return id;
+        }
+        let id = NameId(self.entries.len() as u32);
+        self.entries.push((parent, comp.to_string()));
+        self.index.insert(key, id);
+        id
+    }
+
+    /// The last component of `id` in URI form (empty for the root).
+    pub fn component(&self, id: NameId) -> &str {
+        self.entries[id.0 as usize].1.as_str()
+    }
+
+    /// The components of `id` from the root down, in URI form.
+    pub fn components(&self, id: NameId) -> Vec<&str> {
+        let mut comps = Vec::new();
+        let mut cur = id;
+        while let Some(p) = self.parent(cur) {
+            comps.push(self.entries[cur.0 as usize].1.as_str());
+            cur = p;
+        }
+        comps.reverse();
+        comps
+    }
+
     /// The id of an already-interned URI.
     pub fn lookup(&self, uri: &str) -> Option<NameId> {
         let mut cur = NameId::ROOT;
@@ -118,14 +159,7 @@ impl NameTable {
 
     /// The URI of a base name.
     pub fn uri(&self, id: NameId) -> String {
-        let mut comps = Vec::new();
-        let mut cur = id;
-        while let Some(p) = self.parent(cur) {
-            comps.push(self.entries[cur.0 as usize].1.as_str());
-            cur = p;
-        }
-        comps.reverse();
-        format!("/{}", comps.join("/"))
+        format!("/{}", self.components(id).join("/"))
     }
 
     /// A displayable full name, e.g. `/prefix/A/seq=17`.
@@ -163,5 +197,19 @@ mod tests {
         assert_eq!(t.uri(NameId::ROOT), "/");
         assert_eq!(format!("{}", t.display(Name::new(a, 3))), "/prefix/A/seq=3");
         assert_eq!(t.lookup("/nope"), None);
+    }
+
+    #[test]
+    fn children_grow_the_table_one_component_at_a_time() {
+        let mut t = NameTable::new();
+        let p = t.intern("/prefix");
+        assert_eq!(t.child(p, "A"), None);
+        let a = t.intern_child(p, "A");
+        assert_eq!(t.child(p, "A"), Some(a));
+        assert_eq!(t.intern_child(p, "A"), a);
+        assert_eq!(t.lookup("/prefix/A"), Some(a));
+        assert_eq!(t.component(a), "A");
+        assert_eq!(t.components(a), ["prefix", "A"]);
+        assert_eq!(t.len(), 3);
     }
 }

@@ -4,5 +4,7 @@
 //! This first part holds the seed-003 tools: a UDP send loop ([`sendloop`]) and a probe of the
 //! OS's sleep overshoot ([`probe`]).
 
+pub mod boundary;
+pub mod daemon;
 pub mod probe;
 pub mod sendloop;

@@ -9,6 +9,8 @@
 //! * [`interest`], [`data`] — network-layer packets (DigestSha256 signing and checking).
 //! * [`lp`] — NDNLPv2 LpPacket, Nack, CongestionMark, this project's own hop-by-hop headers.
 //! * [`reassembly`] — bounded reassembly of fragmented LpPackets, and fragmentation.
+//! * [`mgmt`], [`dataset`] — NFD management: ControlParameters, ControlResponse, control
+//!   commands (signed Interests), status datasets.
 //! * [`packet`] — "what is this datagram?": bare Interest, bare Data or LpPacket.
 //!
 //! The TLV numbers are in [`tt`]; `docs/wire.md` lists them and what is supported.
@@ -25,9 +27,11 @@
 )]
 
 pub mod data;
+pub mod dataset;
 pub mod error;
 pub mod interest;
 pub mod lp;
+pub mod mgmt;
 pub mod name;
 pub mod packet;
 pub mod reassembly;

@@ -43,6 +43,8 @@ pub struct NodeCounters {
     pub aggregated: u64,
     /// Nacks that matched no out-record.
     pub unmatched_nacks: u64,
+    /// Interests dropped because the PIT was at its limit ([`Pit::set_limit`]).
+    pub pit_full: u64,
 }
 
 /// The outcome of trying to send an Interest on one face.
@@ -325,6 +327,18 @@ impl Forwarder {
         &self.core.faces
     }
 
+    /// Closes net face `face` (its peer went away): its routes are removed, its transmit queue
+    /// emptied, and anything sent to it from now on is dropped (counted as queue drops). PIT
+    /// records on it simply expire. The id is never reused. Returns the routes removed.
+    pub fn close_face(&mut self, face: FaceId) -> usize {
+        let Some(f) = self.core.faces.get_mut(face.0 as usize) else {
+            return 0;
+        };
+        f.close();
+        self.core.ready.retain(|&r| r != face);
+        self.core.fib.remove_face(face)
+    }
+
     /// Incoming Interest pipeline.
     pub fn handle_interest(&mut self, now: Instant, in_face: FaceId, interest: Interest) {
         let core = &mut self.core;
@@ -364,6 +378,10 @@ impl Forwarder {
                 retransmission || !pending
             }
             None => {
+                if core.pit.is_full() {
+                    core.counters.pit_full += 1;
+                    return;
+                }
                 let entry = core.pit.insert(interest, expiry);
                 entry.upsert_in_record(in_face, interest.nonce, now, expiry);
                 entry.ask_segments(interest.ext.chunk());

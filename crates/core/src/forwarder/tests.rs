@@ -501,3 +501,47 @@ fn a_stateful_strategy_gets_data_and_drops_and_sets_weights() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_full_pit_drops_new_interests_and_keeps_serving_old_ones() {
+    let (mut f, p) = setup(Strategy::BestRoute, RouterModule::None);
+    f.core.pit.set_limit(2);
+    let t = Instant::ZERO;
+    for seq in 0..5 {
+        f.handle_interest(t, DOWN1, interest(p, seq, seq as u32 + 10));
+    }
+    assert_eq!(f.core.pit.len(), 2);
+    assert_eq!(f.core.counters.pit_full, 3);
+    assert_eq!(drain(&mut f, UP1).len(), 2);
+    // an Interest for a pending name still aggregates
+    f.handle_interest(t, DOWN2, interest(p, 1, 99));
+    assert_eq!(f.core.counters.aggregated, 1);
+    f.handle_data(t, UP1, data(p, 1, None));
+    assert_eq!(drain(&mut f, DOWN1).len(), 1);
+    assert_eq!(drain(&mut f, DOWN2).len(), 1);
+    assert_eq!(f.core.pit.len(), 1);
+    f.handle_interest(t, DOWN1, interest(p, 7, 70));
+    assert_eq!(f.core.pit.len(), 2, "room again after a Data");
+}
+
+#[test]
+fn closing_a_face_removes_its_routes_and_queue_and_nothing_else() {
+    let (mut f, p) = setup(Strategy::BestRoute, RouterModule::None);
+    let t = Instant::ZERO;
+    f.handle_interest(t, DOWN1, interest(p, 1, 1));
+    f.handle_interest(t, DOWN2, interest(p, 2, 2));
+    assert_eq!(f.close_face(UP1), 1);
+    assert!(f.core.faces[UP1.0 as usize].is_closed());
+    assert_eq!(f.core.faces[UP1.0 as usize].queue_len(), 0);
+    assert!(drain(&mut f, UP1).is_empty());
+    // the next Interest goes to the remaining route
+    f.handle_interest(t, DOWN1, interest(p, 3, 3));
+    assert_eq!(drain(&mut f, UP2).len(), 1);
+    // a downstream that closes: the other still gets its Data
+    f.close_face(DOWN1);
+    f.handle_data(t, UP2, data(p, 2, None));
+    assert_eq!(drain(&mut f, DOWN2).len(), 1);
+    f.handle_data(t, UP2, data(p, 1, None));
+    assert!(drain(&mut f, DOWN1).is_empty());
+    assert_eq!(f.core.faces[DOWN1.0 as usize].counters.drops, 1);
+}

@@ -52,6 +52,33 @@ impl Fib {
         e.nexthops.sort_by_key(|nh| (nh.cost, nh.face));
     }
 
+    /// Removes the next hop `face` of `prefix` (and the entry when it was the last); false if
+    /// there was no such next hop.
+    pub fn remove_nexthop(&mut self, prefix: NameId, face: FaceId) -> bool {
+        let Some(e) = self.entries.get_mut(&prefix) else {
+            return false;
+        };
+        let before = e.nexthops.len();
+        e.nexthops.retain(|nh| nh.face != face);
+        let removed = e.nexthops.len() < before;
+        if e.nexthops.is_empty() {
+            self.entries.remove(&prefix);
+        }
+        removed
+    }
+
+    /// Removes every next hop on `face` (a face that closed); returns how many.
+    pub fn remove_face(&mut self, face: FaceId) -> usize {
+        let mut removed = 0;
+        for e in self.entries.values_mut() {
+            let before = e.nexthops.len();
+            e.nexthops.retain(|nh| nh.face != face);
+            removed += before - e.nexthops.len();
+        }
+        self.entries.retain(|_, e| !e.nexthops.is_empty());
+        removed
+    }
+
     /// Sets the weighted-multipath share of a next hop; false if there is no such next hop.
     pub fn set_weight(&mut self, prefix: NameId, face: FaceId, weight: f64) -> bool {
         let nh = self
@@ -126,5 +153,22 @@ mod tests {
         fib.add_nexthop(p, FaceId(2), 1);
         assert_eq!(fib.get(p).unwrap().nexthops[0].face, FaceId(2));
         assert_eq!(fib.get(p).unwrap().nexthops.len(), 2);
+    }
+
+    #[test]
+    fn next_hops_are_removed_by_prefix_and_by_face() {
+        let mut names = NameTable::new();
+        let p = names.intern("/p");
+        let q = names.intern("/q");
+        let mut fib = Fib::new();
+        fib.add_nexthop(p, FaceId(1), 0);
+        fib.add_nexthop(p, FaceId(2), 0);
+        fib.add_nexthop(q, FaceId(2), 0);
+        assert!(!fib.remove_nexthop(p, FaceId(7)));
+        assert!(fib.remove_nexthop(p, FaceId(1)));
+        assert_eq!(fib.get(p).unwrap().nexthops.len(), 1);
+        assert_eq!(fib.remove_face(FaceId(2)), 2);
+        assert!(fib.is_empty());
+        assert!(fib.lpm(&names, Name::new(q, 1)).is_none());
     }
 }

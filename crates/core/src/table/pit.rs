@@ -140,14 +140,36 @@ impl PitEntry {
 }
 
 /// The PIT.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Pit {
     entries: FxHashMap<Name, PitEntry>,
+    /// At most this many entries (the real-time driver bounds it; the simulator does not).
+    limit: usize,
+}
+
+impl Default for Pit {
+    fn default() -> Self {
+        Pit {
+            entries: FxHashMap::default(),
+            limit: usize::MAX,
+        }
+    }
 }
 
 impl Pit {
     pub fn new() -> Self {
         Self::default()
+    }
+    /// Bounds the number of entries: an Interest that would create one more is dropped.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+    /// True when no new entry may be created.
+    pub fn is_full(&self) -> bool {
+        self.entries.len() >= self.limit
     }
     pub fn get(&self, name: &Name) -> Option<&PitEntry> {
         self.entries.get(name)

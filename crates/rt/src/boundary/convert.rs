@@ -1,0 +1,213 @@
+//! Wire ↔ core packets: what the forwarder sees of a decoded packet, and the bytes that go out
+//! for a packet the forwarder sends.
+//!
+//! Inbound, the core packet takes the fields the forwarder acts on (name, nonce, lifetime,
+//! selectors, hop limit, sizes, freshness) and the LpPacket headers (CongestionMark, NackReason,
+//! this project's rate stamp, segment info, traffic class, chunk request, hop count). Outbound,
+//! the network packet is the one that came in (kept as bytes by the daemon: the core model has
+//! no payload), with the fields the forwarder may change written back (nonce, hop limit) and the
+//! LpPacket headers taken from the core packet. A Data is never re-encoded (its signature
+//! covers it); headers travel in the LpPacket around it.
+
+use ndncc_core::name::Name;
+use ndncc_core::packet::{
+    ChunkRequest, Data, DataExt, Interest, InterestExt, Nack, NackReason, SegmentInfo,
+};
+use ndncc_core::time::{Duration, Instant};
+use ndncc_wire::lp::{self, ExtTypes, LpExt, LpPacket, LpPacketView};
+use ndncc_wire::{DataView, InterestView};
+
+/// Bytes a Nack adds around the Interest it carries (LpPacket, Nack, NackReason and Fragment
+/// headers, typical): the core's `nack_overhead`.
+pub const NACK_OVERHEAD: u32 = 12;
+
+/// The core Interest of a wire Interest, named `name`; `nonce` is the wire nonce or, for a
+/// nonce-less Interest, one the caller drew (ndnd drops Interests without one).
+pub fn interest_to_core(
+    i: &InterestView<'_>,
+    lp: Option<&LpPacketView<'_>>,
+    name: Name,
+    nonce: u32,
+) -> Interest {
+    let mut ext = InterestExt::default();
+    if let Some(x) = lp.map(|l| l.ext) {
+        ext.class = x.class.unwrap_or(0);
+        ext.set_chunk(x.chunk.map(|c| ChunkRequest {
+            segments: c.segments,
+            mask: c.mask,
+        }));
+    }
+    Interest {
+        name,
+        nonce,
+        lifetime: Duration::from_millis(i.lifetime_ms()),
+        can_be_prefix: i.can_be_prefix,
+        must_be_fresh: i.must_be_fresh,
+        hop_limit: i.hop_limit,
+        size: u32::try_from(i.wire.len()).unwrap_or(u32::MAX),
+        ext,
+    }
+}
+
+/// The core Data of a wire Data, named `name`, received at `now`.
+pub fn data_to_core(
+    d: &DataView<'_>,
+    lp: Option<&LpPacketView<'_>>,
+    name: Name,
+    now: Instant,
+) -> Data {
+    let mut ext = DataExt::default();
+    if let Some(l) = lp {
+        ext.mark = l.congestion_mark.is_some_and(|m| m > 0);
+        ext.rate_stamp = l.ext.rate_stamp;
+        ext.segment = l.ext.segment.map(|s| SegmentInfo {
+            index: s.index,
+            count: s.count,
+        });
+        ext.hops = l.ext.hops.unwrap_or(0);
+        ext.class = l.ext.class.unwrap_or(0);
+    }
+    Data {
+        name,
+        payload: d
+            .content
+            .map_or(0, |c| u32::try_from(c.len()).unwrap_or(u32::MAX)),
+        size: u32::try_from(d.wire.len()).unwrap_or(u32::MAX),
+        freshness: Duration::from_millis(d.freshness.unwrap_or(0)),
+        created: now,
+        ext,
+    }
+}
+
+/// The core reason of a wire NackReason (an unknown or missing code reads as NoRoute, the
+/// reason that stops the downstream from waiting).
+pub fn reason_to_core(r: Option<lp::NackReason>) -> NackReason {
+    match r {
+        Some(lp::NackReason::Congestion) => NackReason::Congestion,
+        Some(lp::NackReason::Duplicate) => NackReason::Duplicate,
+        _ => NackReason::NoRoute,
+    }
+}
+
+/// The wire reason of a core reason.
+pub fn reason_to_wire(r: NackReason) -> lp::NackReason {
+    match r {
+        NackReason::Congestion => lp::NackReason::Congestion,
+        NackReason::Duplicate => lp::NackReason::Duplicate,
+        NackReason::NoRoute => lp::NackReason::NoRoute,
+    }
+}
+
+/// The core Nack of a wire Nack around Interest `i`.
+pub fn nack_to_core(interest: Interest, reason: Option<lp::NackReason>, size: usize) -> Nack {
+    Nack {
+        reason: reason_to_core(reason),
+        interest,
+        size: u32::try_from(size).unwrap_or(u32::MAX),
+    }
+}
+
+fn interest_ext(i: &Interest) -> LpExt {
+    LpExt {
+        class: (i.ext.class != 0).then_some(i.ext.class),
+        chunk: i.ext.chunk().map(|c| lp::ChunkRequest {
+            segments: c.segments,
+            mask: c.mask,
+        }),
+        ..LpExt::default()
+    }
+}
+
+fn data_ext(d: &Data) -> LpExt {
+    LpExt {
+        rate_stamp: d.ext.rate_stamp.filter(|r| r.is_finite() && *r >= 0.0),
+        segment: d.ext.segment.map(|s| lp::SegmentInfo {
+            index: s.index,
+            count: s.count,
+        }),
+        class: (d.ext.class != 0).then_some(d.ext.class),
+        hops: (d.ext.hops != 0).then_some(d.ext.hops),
+        chunk: None,
+    }
+}
+
+/// Wraps a network packet in an LpPacket when there is a header to carry, else sends it bare
+/// (python-ndn and ndnd accept both; a bare packet is what every NDN app expects).
+fn frame(
+    net: Vec<u8>,
+    mut lp: LpPacket,
+    pit_token: Option<&[u8]>,
+    types: &ExtTypes,
+) -> ndncc_wire::Result<Vec<u8>> {
+    lp.pit_token = pit_token.map(<[u8]>::to_vec);
+    if lp == LpPacket::default() {
+        return Ok(net);
+    }
+    lp.fragment = Some(net);
+    lp.encode_with(types)
+}
+
+/// The network Interest to send for core Interest `core`, from the wire Interest it came as:
+/// the core's nonce and hop limit written back (re-encoded only when they differ).
+pub fn interest_wire(stored: &[u8], core: &Interest) -> ndncc_wire::Result<Vec<u8>> {
+    let view = InterestView::decode(stored)?;
+    if view.nonce == Some(core.nonce) && view.hop_limit == core.hop_limit {
+        return Ok(stored.to_vec());
+    }
+    let mut owned = view.to_owned();
+    owned.nonce = Some(core.nonce);
+    owned.hop_limit = core.hop_limit;
+    owned.encode()
+}
+
+/// The frame to send for an Interest.
+pub fn encode_interest(
+    stored: &[u8],
+    core: &Interest,
+    pit_token: Option<&[u8]>,
+    types: &ExtTypes,
+) -> ndncc_wire::Result<Vec<u8>> {
+    let lp = LpPacket {
+        ext: interest_ext(core),
+        ..LpPacket::default()
+    };
+    frame(interest_wire(stored, core)?, lp, pit_token, types)
+}
+
+/// The frame to send for a Data (its bytes unchanged, headers from the core Data).
+pub fn encode_data(
+    stored: &[u8],
+    core: &Data,
+    pit_token: Option<&[u8]>,
+    types: &ExtTypes,
+) -> ndncc_wire::Result<Vec<u8>> {
+    let lp = LpPacket {
+        congestion_mark: core.ext.mark.then_some(1),
+        ext: data_ext(core),
+        ..LpPacket::default()
+    };
+    frame(stored.to_vec(), lp, pit_token, types)
+}
+
+/// The frame to send for a Nack: always an LpPacket with a NackReason (python-ndn treats a
+/// Nack without one as a new Interest).
+pub fn encode_nack(
+    stored_interest: &[u8],
+    core: &Nack,
+    pit_token: Option<&[u8]>,
+    types: &ExtTypes,
+) -> ndncc_wire::Result<Vec<u8>> {
+    let lp = LpPacket {
+        nack: Some(lp::Nack {
+            reason: Some(reason_to_wire(core.reason)),
+        }),
+        pit_token: pit_token.map(<[u8]>::to_vec),
+        fragment: Some(interest_wire(stored_interest, &core.interest)?),
+        ..LpPacket::default()
+    };
+    lp.encode_with(types)
+}
+
+#[cfg(test)]
+#[path = "convert_tests.rs"]
+mod tests;

@@ -1,0 +1,173 @@
+//! Names that arrive from the network: wire names to the core's interned [`Name`]s.
+//!
+//! The node owns its [`NameTable`] (the daemon's forwarder holds the only reference) and grows
+//! it here, at the face boundary. The mapping is canonical, so an Interest and the Data that
+//! answers it always meet on the same core name:
+//!
+//! * a trailing SegmentNameComponent (`seg=N`) becomes the core sequence `N`, a trailing
+//!   SequenceNumNameComponent (`seq=N`) the sequence `N | 2^62` (`N < 2^62`): segments and
+//!   sequence numbers are never interned, so a transfer adds one table entry, not one per packet;
+//! * every other component is interned under its parent, keyed by its URI form (`"A"`,
+//!   `"v=3"`, `"32=x"`), so `/prefix/A` from a config file and from a socket are one id;
+//! * the table is bounded (`max_entries`): once it is full, the components not yet interned are
+//!   hashed (SipHash with a per-process random key) into the sequence `h | 2^63`, under the
+//!   deepest interned ancestor. Longest-prefix match still works (routes are always interned,
+//!   and a route is an ancestor of the names it serves); flood names cost no table memory.
+//!
+//! Registered prefixes ([`NameMapper::intern_prefix`]) are interned whole, whatever the bound.
+
+use ndncc_core::name::{Name, NameId, NameTable};
+use ndncc_wire::name::NameView;
+use ndncc_wire::tt;
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+
+/// The sequence bit of a trailing SequenceNumNameComponent.
+pub const SEQNUM_BIT: u64 = 1 << 62;
+/// The sequence bit of a hashed remainder.
+pub const HASHED_BIT: u64 = 1 << 63;
+
+/// Maps wire names to core names, growing the node's table within a bound.
+#[derive(Debug)]
+pub struct NameMapper {
+    max_entries: usize,
+    hasher: RandomState,
+    /// Names mapped through the hashed fallback (the table was full).
+    pub hashed: u64,
+}
+
+impl NameMapper {
+    /// `max_entries`: the most entries the table may reach through [`NameMapper::to_core`].
+    pub fn new(max_entries: usize) -> Self {
+        NameMapper {
+            max_entries,
+            hasher: RandomState::new(),
+            hashed: 0,
+        }
+    }
+
+    /// The core name of a wire name (interning what is missing, within the bound).
+    pub fn to_core(&mut self, table: &mut NameTable, name: &NameView<'_>) -> Name {
+        let comps: Vec<_> = name.components().collect();
+        let (body, seq) = match comps.split_last() {
+            Some((last, rest)) => match trailing_seq(last.typ, last.value) {
+                Some(s) => (rest, Some(s)),
+                None => (comps.as_slice(), None),
+            },
+            None => (comps.as_slice(), None),
+        };
+        let mut cur = NameId::ROOT;
+        for (i, c) in body.iter().enumerate() {
+            let text = c.to_string();
+            cur = match table.child(cur, &text) {
+                Some(id) => id,
+                None if table.len() < self.max_entries => table.intern_child(cur, &text),
+                None => {
+                    self.hashed += 1;
+                    let mut h = self.hasher.build_hasher();
+                    for rest in comps.iter().skip(i) {
+                        h.write_u64(rest.typ);
+                        h.write(rest.value);
+                        h.write_u8(0xff);
+                    }
+                    return Name {
+                        base: cur,
+                        seq: Some(h.finish() | HASHED_BIT),
+                    };
+                }
+            };
+        }
+        Name { base: cur, seq }
+    }
+
+    /// Interns a registered prefix whole (every component, no sequence), ignoring the bound.
+    pub fn intern_prefix(table: &mut NameTable, name: &NameView<'_>) -> NameId {
+        name.components().fold(NameId::ROOT, |cur, c| {
+            table.intern_child(cur, &c.to_string())
+        })
+    }
+
+    /// The wire form of an interned prefix (for management datasets).
+    pub fn prefix_to_wire(table: &NameTable, id: NameId) -> ndncc_wire::Name {
+        let comps = table
+            .components(id)
+            .into_iter()
+            .filter_map(|c| ndncc_wire::Component::from_uri(c).ok())
+            .collect();
+        ndncc_wire::Name::from_components(comps)
+    }
+}
+
+fn trailing_seq(typ: u64, value: &[u8]) -> Option<u64> {
+    if value.len() > 8 || value.is_empty() {
+        return None;
+    }
+    let n = value.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+    match typ {
+        tt::SEGMENT_NAME_COMPONENT if n < SEQNUM_BIT => Some(n),
+        tt::SEQUENCE_NUM_NAME_COMPONENT if n < SEQNUM_BIT => Some(n | SEQNUM_BIT),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndncc_wire::Name as WName;
+
+    fn core(m: &mut NameMapper, t: &mut NameTable, uri: &str) -> Name {
+        let w = WName::from_uri(uri).unwrap().to_wire();
+        m.to_core(t, &NameView::decode(&w).unwrap())
+    }
+
+    #[test]
+    fn segments_and_sequence_numbers_are_not_interned() {
+        let mut t = NameTable::new();
+        let p = t.intern("/prefix/A");
+        let mut m = NameMapper::new(1000);
+        let a = core(&mut m, &mut t, "/prefix/A/seg=7");
+        assert_eq!(a, Name::new(p, 7));
+        let b = core(&mut m, &mut t, "/prefix/A/seq=7");
+        assert_eq!(b, Name::new(p, 7 | SEQNUM_BIT));
+        assert_ne!(a, b);
+        assert_eq!(core(&mut m, &mut t, "/prefix/A"), Name::prefix(p));
+        assert_eq!(t.len(), 3, "nothing new interned");
+        let v = core(&mut m, &mut t, "/prefix/A/v=3/seg=0");
+        assert_eq!(t.uri(v.base), "/prefix/A/v=3");
+        assert_eq!(v.seq, Some(0));
+    }
+
+    #[test]
+    fn a_full_table_hashes_new_names_under_their_deepest_ancestor() {
+        let mut t = NameTable::new();
+        let p = t.intern("/p");
+        let mut m = NameMapper::new(t.len());
+        let x = core(&mut m, &mut t, "/p/x/y");
+        let y = core(&mut m, &mut t, "/p/x/z");
+        assert_eq!(x.base, p);
+        assert_eq!(
+            core(&mut m, &mut t, "/p/x/y"),
+            x,
+            "the same name maps the same way"
+        );
+        assert_ne!(x, y);
+        assert!(x.seq.unwrap() & HASHED_BIT != 0);
+        assert_eq!(t.len(), 2);
+        assert_eq!(m.hashed, 3);
+        // registrations are interned whatever the bound
+        let w = WName::from_uri("/q/r").unwrap().to_wire();
+        let q = NameMapper::intern_prefix(&mut t, &NameView::decode(&w).unwrap());
+        assert_eq!(t.uri(q), "/q/r");
+        assert_eq!(NameMapper::prefix_to_wire(&t, q).to_string(), "/q/r");
+    }
+
+    #[test]
+    fn typed_and_escaped_components_round_trip_through_the_table() {
+        let mut t = NameTable::new();
+        let mut m = NameMapper::new(100);
+        let n = core(&mut m, &mut t, "/a%20b/v=5/32=kw");
+        assert_eq!(n.seq, None);
+        let back = NameMapper::prefix_to_wire(&t, n.base);
+        assert_eq!(back, WName::from_uri("/a%20b/v=5/32=kw").unwrap());
+    }
+}

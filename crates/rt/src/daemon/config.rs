@@ -1,0 +1,278 @@
+//! The `ndnccd` configuration file (TOML). Every field has a default; `docs/realtime.md` shows a
+//! whole file. Unknown keys are errors (a misspelt knob must not be silently ignored).
+
+use serde::Deserialize;
+use std::path::PathBuf;
+
+/// The whole file.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub forwarder: ForwarderSection,
+    pub listen: ListenSection,
+    /// Emulation applied to every face the daemon accepts or creates (unless a `[[face]]`
+    /// entry says otherwise).
+    pub link: LinkConfig,
+    /// Faces opened at start-up.
+    #[serde(rename = "face")]
+    pub faces: Vec<StaticFace>,
+    /// Routes installed at start-up.
+    #[serde(rename = "route")]
+    pub routes: Vec<StaticRoute>,
+}
+
+/// `[forwarder]`: the core forwarder and the bounds of the face boundary.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ForwarderSection {
+    /// "best-route", "multicast", "weighted-multipath" or "class-multipath".
+    pub strategy: String,
+    /// Most PIT entries; an Interest that would add one more is dropped (counted).
+    pub pit_max: usize,
+    /// Most interned names (base prefixes); beyond it new names are hashed (see
+    /// `docs/internals.md`).
+    pub names_max: usize,
+    /// Content Store capacity, packets (0 = off, the default for congestion experiments).
+    pub cs_capacity: usize,
+    /// Most wire copies kept of Interests and of Data (each), packets.
+    pub store_max: usize,
+    /// How long a Data's bytes are kept after it arrived, ms (it must outlive its wait in the
+    /// emulated queues; the CS keeps none longer).
+    pub data_hold_ms: u64,
+    /// Largest TLV accepted from a stream face, bytes (a larger announced length closes it).
+    pub max_packet: usize,
+    /// Most bytes waiting to be written to one stream face before packets to it are dropped.
+    pub max_write_buffer: usize,
+    /// The router part of a scheme, as in a scenario's `[nodes.X.schemes.<name>]`:
+    /// `[forwarder.module.sf]`, `[forwarder.module.mircc]`, ... (absent: none).
+    pub module: Option<ndncc_core::schemes::RouterConfig>,
+}
+
+impl Default for ForwarderSection {
+    fn default() -> Self {
+        ForwarderSection {
+            strategy: "best-route".into(),
+            pit_max: 65_536,
+            names_max: 100_000,
+            cs_capacity: 0,
+            store_max: 65_536,
+            data_hold_ms: 10_000,
+            max_packet: 8_800,
+            max_write_buffer: 4 << 20,
+            module: None,
+        }
+    }
+}
+
+/// `[listen]`: where faces are accepted. Each is optional; none at all is an error.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ListenSection {
+    /// Unix stream socket path (python-ndn's default is `/run/nfd/nfd.sock`).
+    pub unix: Option<PathBuf>,
+    /// TCP address, e.g. "127.0.0.1:6363".
+    pub tcp: Option<String>,
+    /// UDP address, e.g. "127.0.0.1:6363": one face per remote address.
+    pub udp: Option<String>,
+}
+
+/// User-space link emulation of a face's outgoing direction: a transmit queue drained at
+/// `bandwidth_mbps`, then `delay_ms` of propagation. Without a bandwidth, packets leave as fast
+/// as the socket takes them (the queue then only fills while the socket is full).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinkConfig {
+    /// Mbit/s (1 Mbit = 10^6 bits); absent: not emulated.
+    pub bandwidth_mbps: Option<f64>,
+    /// One-way propagation delay, ms.
+    pub delay_ms: f64,
+    /// Transmit-queue capacity, packets (drop-tail).
+    pub queue_packets: u32,
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        LinkConfig {
+            bandwidth_mbps: None,
+            delay_ms: 0.0,
+            queue_packets: 1000,
+        }
+    }
+}
+
+/// A `[[face]]`: a face opened at start-up.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct StaticFace {
+    /// "udp4://HOST:PORT", "tcp4://HOST:PORT" or "unix:///path".
+    pub uri: String,
+    /// This face's emulation (default: the `[link]` section).
+    pub link: Option<LinkConfig>,
+}
+
+/// A `[[route]]`: prefix → the `face`-th `[[face]]` (0-based), with a cost.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct StaticRoute {
+    pub prefix: String,
+    pub face: usize,
+    #[serde(default)]
+    pub cost: u32,
+}
+
+impl Config {
+    /// Parses and checks a configuration text; the error is one line.
+    pub fn parse(text: &str) -> Result<Config, String> {
+        let c: Config = toml::from_str(text).map_err(|e| {
+            let msg = e.message().to_string();
+            match e.span() {
+                Some(s) => {
+                    let before = text.get(..s.start).unwrap_or(text);
+                    let line = before.matches('\n').count() + 1;
+                    format!("line {line}: {msg}")
+                }
+                None => msg,
+            }
+        })?;
+        c.check()?;
+        Ok(c)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let f = &self.forwarder;
+        if ndncc_core::forwarder::Strategy::from_key(&f.strategy).is_none() {
+            return Err(format!(
+                "forwarder.strategy: unknown strategy {:?} (best-route, multicast, \
+                 weighted-multipath, class-multipath)",
+                f.strategy
+            ));
+        }
+        for (what, v) in [
+            ("pit_max", f.pit_max),
+            ("names_max", f.names_max),
+            ("store_max", f.store_max),
+            ("max_packet", f.max_packet),
+            ("max_write_buffer", f.max_write_buffer),
+        ] {
+            if v == 0 {
+                return Err(format!("forwarder.{what} must be at least 1"));
+            }
+        }
+        if let Some(m) = &f.module {
+            if let Some(p) = m.validate().first() {
+                return Err(format!(
+                    "forwarder.module.{}.{}: {} ({})",
+                    m.name(),
+                    p.keys.join(", "),
+                    p.problem,
+                    p.fix
+                ));
+            }
+        }
+        let l = &self.listen;
+        if l.unix.is_none() && l.tcp.is_none() && l.udp.is_none() && self.faces.is_empty() {
+            return Err("nothing to listen on: set [listen] unix, tcp or udp".into());
+        }
+        for (i, face) in self.faces.iter().enumerate() {
+            face.link
+                .unwrap_or(self.link)
+                .check(&format!("face[{i}].link"))?;
+        }
+        self.link.check("link")?;
+        for (i, r) in self.routes.iter().enumerate() {
+            if r.face >= self.faces.len() {
+                return Err(format!(
+                    "route[{i}]: face {} does not exist ({} [[face]] entries)",
+                    r.face,
+                    self.faces.len()
+                ));
+            }
+            if ndncc_wire::Name::from_uri(&r.prefix).is_err() {
+                return Err(format!("route[{i}]: {:?} is not an NDN name", r.prefix));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl LinkConfig {
+    fn check(&self, at: &str) -> Result<(), String> {
+        if let Some(b) = self.bandwidth_mbps {
+            if !(b.is_finite() && b > 0.0) {
+                return Err(format!("{at}.bandwidth_mbps must be a positive number"));
+            }
+        }
+        if !(self.delay_ms.is_finite() && self.delay_ms >= 0.0) {
+            return Err(format!("{at}.delay_ms must be a non-negative number"));
+        }
+        if self.queue_packets == 0 {
+            return Err(format!("{at}.queue_packets must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_whole_file_parses_and_defaults_fill_the_rest() {
+        let c = Config::parse(
+            r#"
+            [forwarder]
+            strategy = "multicast"
+            pit_max = 10
+            [listen]
+            unix = "/tmp/x.sock"
+            [link]
+            bandwidth_mbps = 10
+            delay_ms = 5
+            [[face]]
+            uri = "udp4://127.0.0.1:6364"
+            [[route]]
+            prefix = "/p"
+            face = 0
+            cost = 3
+            "#,
+        )
+        .unwrap();
+        assert_eq!(c.forwarder.pit_max, 10);
+        assert_eq!(c.forwarder.names_max, 100_000);
+        assert_eq!(c.link.bandwidth_mbps, Some(10.0));
+        assert_eq!(c.link.queue_packets, 1000);
+        assert_eq!(c.routes[0].cost, 3);
+        assert!(c.forwarder.module.is_none());
+    }
+
+    #[test]
+    fn a_router_module_is_chosen_as_in_a_scenario() {
+        let c = Config::parse("[listen]\ntcp = \"x\"\n[forwarder.module.sf]\n").unwrap();
+        assert_eq!(c.forwarder.module.as_ref().map(|m| m.name()), Some("sf"));
+        let e = Config::parse("[listen]\ntcp = \"x\"\n[forwarder.module.fastest]\n").unwrap_err();
+        assert!(e.contains("fastest"), "{e}");
+    }
+
+    #[test]
+    fn mistakes_are_one_line_errors() {
+        let bad = [
+            ("[forwarder]\npit_maxx = 3\n[listen]\ntcp=\"x\"", "line 2"),
+            (
+                "[forwarder]\nstrategy = \"fastest\"\n[listen]\ntcp=\"x\"",
+                "unknown strategy",
+            ),
+            ("", "nothing to listen on"),
+            ("[listen]\ntcp=\"x\"\n[link]\ndelay_ms = -1", "delay_ms"),
+            (
+                "[listen]\ntcp=\"x\"\n[[route]]\nprefix=\"/p\"\nface=0",
+                "does not exist",
+            ),
+            ("[forwarder]\npit_max = 0\n[listen]\ntcp=\"x\"", "pit_max"),
+        ];
+        for (text, want) in bad {
+            let e = Config::parse(text).unwrap_err();
+            assert!(e.contains(want), "{text:?}: {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+}

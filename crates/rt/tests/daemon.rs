@@ -1,0 +1,331 @@
+//! ndnccd in-process: real sockets on loopback, a daemon thread, clients written with the wire
+//! codec. Robustness (malformed input, PIT bound, floods, disconnects) and the ndnd-facing
+//! details (PitToken echo, nonce-less Interests), UDP fragments.
+
+use ndncc_rt::daemon::config::Config;
+use ndncc_rt::daemon::Daemon;
+use ndncc_wire::mgmt::{CommandInterest, ControlParameters, ControlResponse, Scope};
+use ndncc_wire::packet::element_len;
+use ndncc_wire::{Data, DataView, Frame, Interest, LpPacket, Name, NetPacket};
+use std::io::{Read, Write};
+use std::net::{TcpStream, UdpSocket};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+struct Running {
+    handle: JoinHandle<Daemon>,
+    stop: ndncc_rt::daemon::StopHandle,
+    tcp: std::net::SocketAddr,
+    udp: std::net::SocketAddr,
+}
+
+fn start(extra: &str) -> Running {
+    let text = format!("[listen]\ntcp = \"127.0.0.1:0\"\nudp = \"127.0.0.1:0\"\n{extra}");
+    let cfg = Config::parse(&text).unwrap();
+    let mut d = Daemon::bind(cfg).unwrap();
+    let (tcp, udp) = (d.tcp_addr().unwrap(), d.udp_addr().unwrap());
+    let stop = d.stop_handle();
+    let handle = std::thread::spawn(move || {
+        d.run().unwrap();
+        d
+    });
+    Running {
+        handle,
+        stop,
+        tcp,
+        udp,
+    }
+}
+
+impl Running {
+    fn finish(self) -> Daemon {
+        self.stop.stop();
+        self.handle.join().unwrap()
+    }
+}
+
+fn connect(addr: std::net::SocketAddr) -> TcpStream {
+    let s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    s.set_nodelay(true).unwrap();
+    s
+}
+
+/// Reads one TLV element from a stream (None on EOF or timeout).
+fn read_frame(s: &mut TcpStream, buf: &mut Vec<u8>) -> Option<Vec<u8>> {
+    loop {
+        if let Ok(Some(n)) = element_len(buf, 1 << 20) {
+            return Some(buf.drain(..n).collect());
+        }
+        let mut chunk = [0u8; 4096];
+        match s.read(&mut chunk) {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+}
+
+/// True when the peer closed the stream (EOF or reset), false on a timeout.
+fn closed_by_peer(s: &mut TcpStream) -> bool {
+    let mut chunk = [0u8; 4096];
+    loop {
+        match s.read(&mut chunk) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+fn interest(uri: &str, nonce: u32) -> Vec<u8> {
+    let mut i = Interest::new(Name::from_uri(uri).unwrap(), nonce);
+    i.lifetime = Some(2000);
+    i.encode().unwrap()
+}
+
+/// A producer on a TCP face that registered `prefix` through management.
+fn producer(addr: std::net::SocketAddr, prefix: &str) -> (TcpStream, Vec<u8>) {
+    let mut s = connect(addr);
+    let cmd = CommandInterest {
+        scope: Scope::Localhost,
+        module: "rib".into(),
+        verb: "register".into(),
+        params: ControlParameters::for_name(Name::from_uri(prefix).unwrap()),
+        nonce: 7,
+        lifetime_ms: 1000,
+        signature_time_ms: 1,
+        signature_nonce: 2,
+    };
+    s.write_all(&cmd.encode().unwrap()).unwrap();
+    let mut buf = Vec::new();
+    let reply = read_frame(&mut s, &mut buf).unwrap();
+    let d = DataView::decode(&reply).unwrap();
+    d.verify_digest_sha256().unwrap();
+    let r = ControlResponse::decode(d.content.unwrap()).unwrap();
+    assert_eq!(r.status_code, 200, "{}", r.status_text);
+    (s, buf)
+}
+
+/// Answers every Interest the producer reads until `n` were answered; returns the Interests.
+fn serve(s: &mut TcpStream, buf: &mut Vec<u8>, n: usize) -> Vec<Vec<u8>> {
+    let mut seen = Vec::new();
+    while seen.len() < n {
+        let Some(f) = read_frame(s, buf) else { break };
+        let fr = Frame::decode(&f).unwrap();
+        let Some(NetPacket::Interest(i)) = fr.net else {
+            continue;
+        };
+        let d = Data::new(i.name.to_owned(), vec![1u8; 100]).encode();
+        s.write_all(&d).unwrap();
+        seen.push(f.clone());
+    }
+    seen
+}
+
+#[test]
+fn malformed_datagrams_and_stream_frames_are_counted_and_dropped() {
+    let r = start("");
+    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let garbage: Vec<Vec<u8>> = vec![
+        vec![],
+        vec![0x05],
+        vec![0x05, 0x10, 0x07],
+        vec![0x00, 0x00],
+        vec![0x05, 0x03, 0x07, 0x01, 0x08],
+        vec![0x64, 0x04, 0x63, 0x00, 0x50, 0x00], // unknown critical LP header
+        vec![0x13, 0x02, 0x01, 0x02],             // not a packet type
+        (0..200u8).collect(),
+    ];
+    for g in &garbage {
+        udp.send_to(g, r.udp).unwrap();
+    }
+    // the daemon still answers: an unrouted Interest comes back as Nack(NoRoute)
+    udp.send_to(&interest("/nowhere/x", 1), r.udp).unwrap();
+    let mut b = [0u8; 9000];
+    let n = udp.recv(&mut b).unwrap();
+    let f = Frame::decode(&b[..n]).unwrap();
+    assert!(f.is_nack());
+    assert_eq!(
+        f.lp.unwrap().nack.unwrap().reason,
+        Some(ndncc_wire::NackReason::NoRoute)
+    );
+    // a stream face with a bad frame header is closed; another stream face is untouched
+    let mut good = connect(r.tcp);
+    let mut bad = connect(r.tcp);
+    bad.write_all(&[0x00, 0x01, 0x02]).unwrap();
+    let mut buf = Vec::new();
+    assert!(closed_by_peer(&mut bad), "closed by the daemon");
+    // a frame announcing more than max_packet closes too
+    let mut big = connect(r.tcp);
+    big.write_all(&[0x05, 0xFD, 0xFF, 0xFF]).unwrap();
+    assert!(closed_by_peer(&mut big));
+    // well-framed but undecodable: dropped, the face stays
+    good.write_all(&[0x05, 0x02, 0x13, 0x00]).unwrap();
+    good.write_all(&interest("/nowhere/y", 2)).unwrap();
+    let f = read_frame(&mut good, &mut buf).unwrap();
+    assert!(Frame::decode(&f).unwrap().is_nack());
+    let d = r.finish();
+    // 8 bad datagrams (the empty one included), 2 bad headers, 1 bad element
+    assert_eq!(d.stats.malformed, 11, "{}", d.report());
+    assert_eq!(d.fwd.core.counters.rejected, 2);
+}
+
+#[test]
+fn pit_is_bounded_and_a_flood_of_new_names_does_not_grow_the_tables() {
+    // a route to a face that never answers: every Interest stays pending
+    let sink = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let extra = format!(
+        "[forwarder]\npit_max = 500\nnames_max = 300\nstore_max = 1000\n\
+         [[face]]\nuri = \"udp4://{}\"\n[[route]]\nprefix = \"/flood\"\nface = 0\n",
+        sink.local_addr().unwrap()
+    );
+    let r = start(&extra);
+    let mut s = connect(r.tcp);
+    for i in 0..20_000u32 {
+        // two fresh components per name: each would be a new table entry
+        s.write_all(&interest(&format!("/flood/{i}/x"), i)).unwrap();
+    }
+    // the last one may still be in the socket: a management round trip orders us after it
+    let (_p, _) = producer(r.tcp, "/other");
+    let d = r.finish();
+    let c = d.fwd.core.counters;
+    assert_eq!(d.fwd.core.pit.len(), 500, "{}", d.report());
+    assert_eq!(c.pit_full, 20_000 - 500);
+    assert!(d.fwd.core.names.len() <= 300 + 1, "{}", d.report());
+    assert!(d.mapper.hashed > 19_000);
+    assert!(d.store.interests.len() <= 1000);
+}
+
+#[test]
+fn a_consumer_that_disconnects_mid_transfer_costs_the_others_nothing() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let mut a = connect(r.tcp);
+    let mut b = connect(r.tcp);
+    for i in 0..50u32 {
+        a.write_all(&interest(&format!("/p/a/seg={i}"), i)).unwrap();
+        b.write_all(&interest(&format!("/p/b/seg={i}"), 1000 + i))
+            .unwrap();
+    }
+    // a leaves before any Data came back
+    drop(a);
+    let seen = serve(&mut prod, &mut pbuf, 100);
+    assert_eq!(seen.len(), 100);
+    let mut buf = Vec::new();
+    let got = (0..50)
+        .filter_map(|_| read_frame(&mut b, &mut buf))
+        .filter(|f| matches!(Frame::decode(f).unwrap().net, Some(NetPacket::Data(_))))
+        .count();
+    assert_eq!(got, 50);
+    let d = r.finish();
+    assert_eq!(d.fwd.core.counters.satisfied, 100, "{}", d.report());
+    assert_eq!(d.stats.faces_closed, 1);
+    // the route of the producer survives the consumer's departure
+    assert_eq!(d.fwd.core.fib.len(), 1);
+}
+
+#[test]
+fn a_pit_token_of_any_length_is_echoed_downstream_and_never_forwarded() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let mut c = connect(r.tcp);
+    let token = vec![1, 2, 3, 4, 5, 6, 7, 8];
+    let lp = LpPacket {
+        pit_token: Some(token.clone()),
+        ..LpPacket::wrap(interest("/p/t/seg=0", 5))
+    };
+    c.write_all(&lp.encode().unwrap()).unwrap();
+    let seen = serve(&mut prod, &mut pbuf, 1);
+    let up = Frame::decode(&seen[0]).unwrap();
+    assert!(
+        up.lp.is_none_or(|l| l.pit_token.is_none()),
+        "no token upstream"
+    );
+    let back = read_frame(&mut c, &mut Vec::new()).unwrap();
+    let f = Frame::decode(&back).unwrap();
+    assert_eq!(f.lp.unwrap().pit_token, Some(&token[..]));
+    assert!(matches!(f.net, Some(NetPacket::Data(_))));
+    r.finish();
+}
+
+#[test]
+fn a_nonce_less_interest_gets_a_nonce_before_it_goes_on() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let mut c = connect(r.tcp);
+    let mut i = Interest::new(Name::from_uri("/p/n/seg=1").unwrap(), 0);
+    i.nonce = None;
+    c.write_all(&i.encode().unwrap()).unwrap();
+    let seen = serve(&mut prod, &mut pbuf, 1);
+    let Some(NetPacket::Interest(up)) = Frame::decode(&seen[0]).unwrap().net else {
+        panic!()
+    };
+    assert!(up.nonce.is_some(), "ndnd drops Interests without a Nonce");
+    assert!(read_frame(&mut c, &mut Vec::new()).is_some());
+    let d = r.finish();
+    assert_eq!(d.stats.nonce_added, 1);
+}
+
+#[test]
+fn udp_fragments_are_reassembled_and_large_packets_fragmented() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    // an Interest in three fragments
+    let mut big = Interest::new(Name::from_uri("/p/big/seg=0").unwrap(), 9);
+    big.app_params = Some(vec![7u8; 3000]);
+    let whole = big.encode().unwrap();
+    let types = ndncc_wire::ExtTypes::default();
+    let frags =
+        ndncc_wire::reassembly::fragment(&whole, &LpPacket::default(), 1200, 100, &types).unwrap();
+    assert!(frags.len() >= 3);
+    for f in &frags {
+        udp.send_to(f, r.udp).unwrap();
+    }
+    let seen = serve(&mut prod, &mut pbuf, 1);
+    assert_eq!(seen[0], whole, "forwarded whole, byte for byte");
+    // its 100-byte Data comes back whole; a 4000-byte Data would come in fragments
+    let mut b = [0u8; 9000];
+    let n = udp.recv(&mut b).unwrap();
+    assert!(matches!(
+        Frame::decode(&b[..n]).unwrap().net,
+        Some(NetPacket::Data(_))
+    ));
+    let d = r.finish();
+    assert_eq!(d.stats.reassembled, 1);
+    assert_eq!(d.stats.malformed, 0);
+}
+
+#[test]
+fn a_can_be_prefix_interest_is_satisfied_by_a_longer_data_name() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let mut c = connect(r.tcp);
+    let mut i = Interest::new(Name::from_uri("/p/doc").unwrap(), 3);
+    i.can_be_prefix = true;
+    c.write_all(&i.encode().unwrap()).unwrap();
+    // an Interest without CanBePrefix is not satisfied by a longer name
+    c.write_all(&interest("/p/exact", 4)).unwrap();
+    let mut seen = 0;
+    while seen < 2 {
+        let f = read_frame(&mut prod, &mut pbuf).unwrap();
+        let Some(NetPacket::Interest(up)) = Frame::decode(&f).unwrap().net else {
+            continue;
+        };
+        let long = format!("{}/v=1/seg=0", up.name);
+        prod.write_all(&Data::new(Name::from_uri(&long).unwrap(), vec![5u8; 10]).encode())
+            .unwrap();
+        seen += 1;
+    }
+    let back = read_frame(&mut c, &mut Vec::new()).unwrap();
+    let Some(NetPacket::Data(d)) = Frame::decode(&back).unwrap().net else {
+        panic!()
+    };
+    assert_eq!(d.name.to_string(), "/p/doc/v=1/seg=0");
+    let d = r.finish();
+    assert_eq!(d.fwd.core.counters.satisfied, 1, "{}", d.report());
+    assert_eq!(d.fwd.core.counters.unsolicited_data, 1);
+}
