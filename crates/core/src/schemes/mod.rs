@@ -22,6 +22,7 @@
 //! for experiments and tests.
 
 pub mod chopcop;
+pub mod components;
 pub mod hr_icp;
 pub mod icp;
 pub mod ictp;
@@ -29,6 +30,7 @@ pub mod mircc;
 pub mod params;
 pub mod registry;
 pub mod sf;
+pub mod sieve;
 
 pub use registry::{Controller, ControllerConfig, RouterConfig, RouterModule};
 

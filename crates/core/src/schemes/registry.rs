@@ -77,6 +77,8 @@ pub struct Schema {
     pub routers: Vec<SchemaEntry>,
     /// Consumer controllers, `controller = "<name>"`.
     pub controllers: Vec<SchemaEntry>,
+    /// Controller components (an SDN controller), `[sdn.<name>]` ([`super::components`]).
+    pub components: Vec<SchemaEntry>,
 }
 
 macro_rules! registry {
@@ -197,6 +199,7 @@ macro_rules! registry {
                         params: <<$cty as ControllerScheme>::Config as SchemeConfig>::params(),
                     },
                 )*],
+                components: super::components::schema(),
             }
         }
     };
@@ -210,6 +213,7 @@ registry! {
         Mircc(mircc::MirccRouter),
         Chopcop(super::chopcop::ChopcopRouter),
         Hbh(super::hr_icp::HbhShaper),
+        Sieve(super::sieve::SieveRouter),
     }
     controllers {
         ConstantRate(ConstantRate),
@@ -219,6 +223,7 @@ registry! {
         Icp(super::icp::Icp),
         Chopcop(super::chopcop::Ric),
         Ictp(super::ictp::Ictp),
+        Sieve(super::sieve::SieveConsumer),
     }
 }
 
@@ -392,7 +397,7 @@ mod tests {
     fn schema_lists_every_part_with_defaults_from_default() {
         let s = schema();
         let names: Vec<_> = s.routers.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh"]);
+        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh", "sieve"]);
         let sf = &s.routers[0];
         let depth = sf.params.iter().find(|p| p.name == "depth").unwrap();
         assert_eq!(
