@@ -18,6 +18,7 @@ TOP_LEVEL = (
     "routes",
     "apps",
     "trace",
+    "sdn",
 )
 STRATEGIES = ("best-route", "multicast", "weighted-multipath", "class-multipath")
 APP_KINDS = ("consumer", "producer")
