@@ -77,6 +77,8 @@ class _SdnReader:
         if "nodes" not in t.data:
             nodes = [i for i, n in enumerate(self.nodes) if name in n.get("schemes", {})]
             if not nodes:
+                if self.problems:  # an invalid scheme table was dropped: not news
+                    return None
                 t.error(
                     None,
                     f"no node runs the {name} router part, so nothing is joined to it",
