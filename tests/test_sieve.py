@@ -28,7 +28,9 @@ def test_the_controller_is_joined_to_every_node_running_the_router_part():
     (c,) = spec["components"]
     assert c["nodes"] == list(range(len(spec["nodes"])))
     assert c["delay_ns"] == 1_000_000
-    assert c["config"] == {"sieve": {"th2": 0.3, "poll": 500_000_000, "refresh": True}}
+    assert c["config"] == {
+        "sieve": {"th2": 0.3, "poll": 500_000_000, "refresh": True, "hold": 0, "one_prefix": True}
+    }
     spec = resolve(MP1, **{"sdn.sieve.nodes": ["R1", "R2"], "sdn.sieve.delay": "5ms"})
     (c,) = spec["components"]
     names = [n["name"] for n in spec["nodes"]]

@@ -8,7 +8,8 @@ Schemes run in each scenario:
 * ``ndnSieve`` — the consumer as the paper prints it (cwnd + 1 per unmarked Data), with the
   routers' th2 at the spec's 0.3 and at 0.7 (a queue that holds one bandwidth-delay product of
   the 10 Mbps, 60 ms paths, so that the window's ±1 swings do not empty it);
-* ``ndnSieve +1/window`` — the same with cwnd + 1 per window of Data (our option);
+* ``ndnSieve +1/window`` — the same with cwnd + 1 per window of Data (our option), and once
+  more with the controller's ``hold`` (our anti-flap option) at 2 s;
 * ``PCON`` — when the registry has PCON's router part and consumer (the ``pcon`` branch):
   the same scenario with PCON's marking on every node and its consumer. A scheme missing from
   the registry is skipped, and the report says so.
@@ -36,6 +37,7 @@ DURATION_S = 10.0
 QUICK_DURATION_S = 6.0
 STEADY_FROM_S = 3.0  # s: after the slowest start-up (a +1/window ramp from cwnd = 1)
 BIN_S = 0.1  # s, the trace bin
+HOLD = "2s"  # the controller's `hold` in the anti-flap variant [our option]
 
 
 def variants() -> dict[str, dict]:
@@ -46,6 +48,12 @@ def variants() -> dict[str, dict]:
         for per_window in (False, True):
             label = "ndnSieve" + (" +1/window" if per_window else "") + f", th2 = {th2}"
             out[label] = {"th2": th2, "per_window": per_window}
+    # our anti-flap option: a move of the controller stays for HOLD before it is undone
+    out[f"ndnSieve +1/window, th2 = 0.7, hold = {HOLD}"] = {
+        "th2": 0.7,
+        "per_window": True,
+        "hold": HOLD,
+    }
     if pcon_parts() is not None:
         out["PCON"] = {"pcon": True}
     return out
@@ -95,6 +103,8 @@ def overrides(scenario: str, variant: dict, quick: bool) -> dict:
         return ov
     ov["defaults.node.schemes.sieve"] = {"th2": variant["th2"]}
     ov["sdn.sieve.th2"] = variant["th2"]
+    if "hold" in variant:
+        ov["sdn.sieve.hold"] = variant["hold"]
     for a in apps:
         ov[f"apps[{a}].per_window"] = variant["per_window"]
     return ov

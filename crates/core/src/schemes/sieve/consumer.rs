@@ -8,8 +8,9 @@
 //! ```
 //!
 //! The paper lists retransmission as future work; retransmitting on a timeout without touching
-//! the window is our [OPEN] choice (`retransmit`), so that a loss neither stalls the transfer
-//! nor becomes a second congestion signal.
+//! the window is our [OPEN] choice (as ICP's controller does, whatever the consumer's
+//! `retransmit` key says about timeouts), so that a loss neither stalls the transfer nor
+//! becomes a second congestion signal.
 
 use crate::app::controller::{CongestionController, DataSignal, Loss, Target};
 use crate::mechanisms::rtt_estimator::RttEstimator;
@@ -27,8 +28,6 @@ crate::scheme_config! {
         /// +1 per window of Data (cwnd += 1/cwnd) instead of +1 per Data as equation 4 prints
         /// [OPEN; false = as printed].
         per_window: bool = false, Kind::Bool, "";
-        /// Send a timed-out Interest again [OPEN: future work in the paper; true].
-        retransmit: bool = true, Kind::Bool, "";
     }
 }
 
@@ -85,7 +84,9 @@ impl CongestionController for SieveConsumer {
         Some(rtt.rto())
     }
     fn retransmit(&mut self, _now: Instant, _seq: u64, loss: Loss) -> Option<bool> {
-        (loss == Loss::Timeout).then_some(self.cfg.retransmit)
+        // a timed-out Interest is sent again [OPEN: future work in the paper]; a Nack is left
+        // to the consumer's `retransmit` setting
+        (loss == Loss::Timeout).then_some(true)
     }
 }
 

@@ -22,7 +22,9 @@
 //!   at the routers upstream), and the metrics go to the shunt router, which forwards the
 //!   prefix on the interface with the lowest one. Every poll period the metrics of the shunt
 //!   routers already steered are computed again and pushed (`refresh`), so that traffic moves
-//!   back when the congestion clears.
+//!   back when the congestion clears — with `one_prefix` (default), like a signal, a poll moves
+//!   at most one prefix, the one that gains most; `hold` (our option, off by default) keeps a move in place
+//!   for a while before metrics that would undo it are sent.
 
 use super::{BETA, EPS, SIGNAL};
 use crate::control::{ControlBody, ControlMessage, ControllerComponent};
@@ -32,7 +34,7 @@ use crate::schemes::components::{ComponentScheme, Topology};
 use crate::schemes::params::{Kind, SchemeConfig};
 use crate::time::{Duration, Instant};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 crate::scheme_config! {
     /// ndnSieve SDN controller settings (`[sdn.sieve]`).
@@ -46,6 +48,14 @@ crate::scheme_config! {
         /// Push fresh metrics to the steered shunt routers every poll (false: only when a
         /// mild-congestion signal arrives) [OPEN; true, the paper's "periodically refreshed"].
         refresh: bool = true, Kind::Bool, "";
+        /// After a steered router's lowest-metric interface for a prefix changes, metrics that
+        /// would change it again are held back this long [OPEN; 0 s = as the paper: every
+        /// refresh may move the traffic, which flaps when one flow fills any path it is on].
+        hold: Duration = Duration::ZERO, Kind::TIME, "time";
+        /// On a mild signal, move only the one prefix of the congested link that gains most
+        /// (Algorithm 1's "select the prefix of traffic on congested links"; false: every
+        /// prefix on the link, which then all move together) [OPEN; true].
+        one_prefix: bool = true, Kind::Bool, "";
     }
 }
 
@@ -72,8 +82,9 @@ pub struct SieveController {
     pub cfg: SieveControllerConfig,
     topo: Topology,
     gic: FxHashMap<(u32, FaceId), (f64, f64)>,
-    /// (shunt router, prefix) pairs steered so far.
-    steered: BTreeSet<(u32, NameId)>,
+    /// (shunt router, prefix) pairs steered so far: their lowest-metric next hop and when it
+    /// last changed.
+    steered: BTreeMap<(u32, NameId), (FaceId, Instant)>,
     out: VecDeque<ControlMessage>,
     next_poll: Instant,
     pub reactions: Reactions,
@@ -91,7 +102,7 @@ impl SieveController {
             cfg,
             topo,
             gic: FxHashMap::default(),
-            steered: BTreeSet::new(),
+            steered: BTreeMap::new(),
             out: VecDeque::new(),
             reactions: Reactions::default(),
         }
@@ -193,11 +204,33 @@ impl SieveController {
         worst
     }
 
-    /// Computes and queues the metrics of every next hop of `prefix` at `shunt`.
-    fn push_metrics(&mut self, shunt: u32, prefix: NameId) {
+    /// Computes and queues the metrics of every next hop of `prefix` at `shunt` (unless they
+    /// would move the traffic again within `hold` of the last move); true if sent.
+    fn push_metrics(&mut self, now: Instant, shunt: u32, prefix: NameId) -> bool {
         let hops = self.topo.nodes[shunt as usize].nexthops(prefix).to_vec();
-        for face in hops {
-            let value = self.metric(shunt, face, prefix);
+        let metrics: Vec<(FaceId, f64)> = hops
+            .iter()
+            .map(|&f| (f, self.metric(shunt, f, prefix)))
+            .collect();
+        // the router's choice: the lowest metric, ties to the first next hop
+        let Some(best) = metrics
+            .iter()
+            .fold(None::<(FaceId, f64)>, |b, &(f, m)| match b {
+                Some((_, bm)) if bm <= m => b,
+                _ => Some((f, m)),
+            })
+            .map(|(f, _)| f)
+        else {
+            return false;
+        };
+        match self.steered.get(&(shunt, prefix)) {
+            Some(&(was, _)) if was == best => {}
+            Some(&(_, changed)) if now.saturating_since(changed) < self.cfg.hold => return false,
+            _ => {
+                self.steered.insert((shunt, prefix), (best, now));
+            }
+        }
+        for (face, value) in metrics {
             self.reactions.metrics_sent += 1;
             self.out.push_back(ControlMessage {
                 node: shunt,
@@ -208,17 +241,61 @@ impl SieveController {
                 },
             });
         }
+        true
+    }
+
+    /// The next hop the shunt router uses for `prefix` now: the one the controller chose
+    /// last, else its first (cheapest) next hop.
+    fn current(&self, shunt: u32, prefix: NameId) -> Option<FaceId> {
+        match self.steered.get(&(shunt, prefix)) {
+            Some(&(f, _)) => Some(f),
+            None => self.topo.nodes[shunt as usize]
+                .nexthops(prefix)
+                .first()
+                .copied(),
+        }
+    }
+
+    /// How much lower the best next hop's metric is than the current one's.
+    fn gain(&self, shunt: u32, prefix: NameId) -> f64 {
+        let Some(cur) = self.current(shunt, prefix) else {
+            return 0.0;
+        };
+        let hops = self.topo.nodes[shunt as usize].nexthops(prefix);
+        let best = hops
+            .iter()
+            .map(|&f| self.metric(shunt, f, prefix))
+            .fold(f64::INFINITY, f64::min);
+        self.metric(shunt, cur, prefix) - best
+    }
+
+    /// Of (shunt router, prefix) `pairs`, the one whose move gains most (first on ties), if
+    /// any gains.
+    fn most_gain(&self, pairs: &[(u32, NameId)]) -> Option<(u32, NameId)> {
+        let mut best: Option<((u32, NameId), f64)> = None;
+        for &p in pairs {
+            let g = self.gain(p.0, p.1);
+            if g > 0.0 && best.is_none_or(|(_, bg)| g > bg) {
+                best = Some((p, g));
+            }
+        }
+        best.map(|(p, _)| p)
     }
 
     /// The cost calculator, for a mild congestion of `node`'s `face`.
-    fn reroute(&mut self, node: u32, face: FaceId) {
-        let mut any = false;
+    fn reroute(&mut self, now: Instant, node: u32, face: FaceId) {
+        let mut pairs: Vec<(u32, NameId)> = Vec::new();
         for prefix in self.prefixes_on(node, face) {
             for shunt in self.shunt_routers(node, face, prefix) {
-                self.push_metrics(shunt, prefix);
-                self.steered.insert((shunt, prefix));
-                any = true;
+                pairs.push((shunt, prefix));
             }
+        }
+        if self.cfg.one_prefix {
+            pairs = self.most_gain(&pairs).into_iter().collect();
+        }
+        let mut any = false;
+        for (shunt, prefix) in pairs {
+            any |= self.push_metrics(now, shunt, prefix);
         }
         if any {
             self.reactions.rerouted += 1;
@@ -227,7 +304,7 @@ impl SieveController {
 }
 
 impl ControllerComponent for SieveController {
-    fn handle_message(&mut self, _now: Instant, msg: &ControlMessage) {
+    fn handle_message(&mut self, now: Instant, msg: &ControlMessage) {
         let ControlBody::FaceReport { face, values } = &msg.body else {
             return;
         };
@@ -249,7 +326,7 @@ impl ControllerComponent for SieveController {
             self.reactions.severe += 1;
         } else {
             self.reactions.mild += 1;
-            self.reroute(msg.node, *face);
+            self.reroute(now, msg.node, *face);
         }
     }
 
@@ -268,9 +345,14 @@ impl ControllerComponent for SieveController {
         while self.next_poll <= now {
             self.next_poll += self.cfg.poll;
         }
-        let steered: Vec<_> = self.steered.iter().copied().collect();
+        let mut steered: Vec<_> = self.steered.keys().copied().collect();
+        if self.cfg.one_prefix {
+            // one move per poll too: only the pair that gains most gets new metrics (the
+            // others' choice would not change; their routers keep the last metrics)
+            steered = self.most_gain(&steered).into_iter().collect();
+        }
         for (shunt, prefix) in steered {
-            self.push_metrics(shunt, prefix);
+            self.push_metrics(now, shunt, prefix);
         }
     }
 }

@@ -474,3 +474,86 @@ fn one_congestion_event_gets_one_reaction() {
         }
     }
 }
+
+fn best_of(msgs: &[ControlMessage]) -> FaceId {
+    msgs.iter()
+        .filter_map(|m| match m.body {
+            ControlBody::NextHopValue { face, value, .. } => Some((face, value)),
+            _ => None,
+        })
+        .fold(None::<(FaceId, f64)>, |b, (f, v)| match b {
+            Some((_, bv)) if bv <= v => b,
+            _ => Some((f, v)),
+        })
+        .unwrap()
+        .0
+}
+
+#[test]
+fn hold_keeps_a_move_in_place_before_metrics_that_undo_it_are_sent() {
+    for hold_ms in [0, 1200] {
+        let cfg = SieveControllerConfig {
+            hold: Duration::from_millis(hold_ms),
+            ..Default::default()
+        };
+        let mut c = SieveController::new(cfg, multipath1());
+        // t = 0.1 s: the R2 path is busy → R1 moves to R3
+        c.handle_message(at(100), &report(4, 0, 0.98, 0.1, true));
+        assert_eq!(best_of(&drain(&mut c)), FaceId(2));
+        // the R3 path fills, the R2 path empties: every poll would move back
+        c.handle_message(at(400), &report(4, 0, 0.0, 0.0, false));
+        c.handle_message(at(400), &report(5, 0, 0.98, 0.1, false));
+        c.on_timeout(at(500));
+        let at_500 = drain(&mut c);
+        c.on_timeout(at(1000));
+        let at_1000 = drain(&mut c);
+        c.on_timeout(at(1500));
+        let at_1500 = drain(&mut c);
+        if hold_ms == 0 {
+            assert_eq!(best_of(&at_500), FaceId(1), "as the paper: back at once");
+            assert!(at_1000.is_empty(), "nothing more to gain");
+        } else {
+            assert!(at_500.is_empty() && at_1000.is_empty(), "held");
+            assert_eq!(best_of(&at_1500), FaceId(1), "after the hold");
+        }
+    }
+}
+
+#[test]
+fn one_mild_signal_moves_one_prefix_unless_told_to_move_them_all() {
+    // multipath 1 with a second prefix Q routed like P
+    const Q: NameId = NameId(2);
+    let mut topo = multipath1();
+    for n in &mut topo.nodes {
+        if let Some((_, hops)) = n.routes.first().cloned() {
+            n.routes.push((Q, hops));
+        }
+    }
+    for one_prefix in [true, false] {
+        let cfg = SieveControllerConfig {
+            one_prefix,
+            ..Default::default()
+        };
+        let mut c = SieveController::new(cfg, topo.clone());
+        assert_eq!(c.prefixes_on(4, FaceId(0)), vec![P, Q]);
+        c.handle_message(at(100), &report(4, 0, 0.98, 0.1, true));
+        let msgs = drain(&mut c);
+        let prefixes: std::collections::BTreeSet<NameId> = msgs
+            .iter()
+            .filter_map(|m| match m.body {
+                ControlBody::NextHopValue { prefix, .. } => Some(prefix),
+                _ => None,
+            })
+            .collect();
+        if one_prefix {
+            assert_eq!(prefixes.into_iter().collect::<Vec<_>>(), vec![P]);
+            // nothing to gain: no move
+            c.handle_message(at(200), &report(4, 0, 0.98, 0.1, false));
+            c.handle_message(at(200), &report(5, 0, 0.98, 0.1, false));
+            c.handle_message(at(300), &report(4, 0, 0.98, 0.1, true));
+            assert!(drain(&mut c).is_empty());
+        } else {
+            assert_eq!(prefixes.into_iter().collect::<Vec<_>>(), vec![P, Q]);
+        }
+    }
+}
