@@ -228,11 +228,11 @@ def test_unknown_scheme():
 
     known = ", ".join(routers())  # every registered router part, in registry order
     assert known.startswith("sf, mircc")
-    data = scenario(nodes={"R": {"schemes": {"pcon": {}}}})
+    data = scenario(nodes={"R": {"schemes": {"ecp": {}}}})
     expect(
         data,
-        "nodes.R.schemes.pcon",
-        f"unknown scheme 'pcon' (known: {known})",
+        "nodes.R.schemes.ecp",
+        f"unknown scheme 'ecp' (known: {known})",
         f"use one of: {known}",
     )
 

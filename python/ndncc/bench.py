@@ -21,7 +21,6 @@ Timings are measurements, never assertions: tests do not check them.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -100,6 +99,8 @@ def _cpu_seconds() -> float:
 def measure(name: str, repeat: int = 3) -> dict:
     """Runs workload `name` `repeat` times, each in a fresh process; keeps the fastest figures
     (of each timing separately) and the largest peak RSS."""
+    import subprocess  # here, not at the top: the worker process does not need it
+
     runs = []
     for _ in range(max(1, repeat)):
         started = time.perf_counter()

@@ -113,6 +113,12 @@ def markdown() -> str:
                     f"| `{p['name']}` | {kind_text(p)} | {unit} | {default_text(p)} | {doc} |"
                 )
             out.append("")
+    out.append("## Forwarding strategies\n")
+    out.append('Set with `strategy = "NAME"` on a node or in `[defaults.node]`.\n')
+    out.append("| strategy | what it does |\n|---|---|")
+    for e in schema()["strategies"]:
+        out.append(f"| `{e['name']}` | {e['doc']} |")
+    out.append("")
     return "\n".join(out)
 
 

@@ -35,7 +35,11 @@ impl<T: Ord + Copy> TimerQueue<T> {
     }
 
     /// The earliest (time, item).
+    #[inline]
     pub fn peek(&self) -> Option<(Instant, T)> {
+        if self.heap.is_empty() {
+            return self.fifo.front().copied(); // the common case: every deadline in order
+        }
         let f = self.fifo.front().copied();
         let h = self.heap.peek().map(|Reverse(x)| *x);
         match (f, h) {

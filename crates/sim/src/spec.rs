@@ -9,9 +9,9 @@
 //!
 //! Indices (`node`, `link`, `app`) are positions in the corresponding vectors.
 
-use ndncc_core::forwarder::Strategy;
 use ndncc_core::packet::ChunkRequest;
 use ndncc_core::schemes::components::ComponentConfig;
+use ndncc_core::schemes::strategies;
 use ndncc_core::schemes::{ControllerConfig, RouterConfig};
 use serde::{Deserialize, Serialize};
 
@@ -100,7 +100,8 @@ impl Default for PacketSpec {
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
     pub name: String,
-    /// Forwarding strategy: "best-route", "multicast", "weighted-multipath" or "class-multipath".
+    /// Forwarding strategy: a name of the strategy registry (`ndncc_core::schemes::strategies`):
+    /// "best-route", "multicast", "weighted-multipath", "class-multipath", "pcon", ….
     #[serde(default = "default_strategy")]
     pub strategy: String,
     /// Content Store capacity in Data packets; 0 = off (the default in every seed experiment).
@@ -460,7 +461,7 @@ impl ScenarioSpec {
         }
         let n = self.nodes.len();
         for node in &self.nodes {
-            if Strategy::from_key(&node.strategy).is_none() {
+            if strategies::lookup(&node.strategy).is_none() {
                 return err(format!(
                     "node {}: unknown strategy '{}'",
                     node.name, node.strategy

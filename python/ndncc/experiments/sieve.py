@@ -11,7 +11,8 @@ Schemes run in each scenario:
 * ``ndnSieve +1/window`` — the same with cwnd + 1 per window of Data (our option), and once
   more with the controller's ``hold`` (our anti-flap option) at 2 s;
 * ``PCON`` — when the registry has PCON's router part and consumer (the ``pcon`` branch):
-  the same scenario with PCON's marking on every node and its consumer. A scheme missing from
+  the same scenario with PCON's marking and forwarding strategy on every node and ndnSIM's
+  ConsumerPcon (Interest lifetime 2 s), as ``scenarios/pcon/`` runs it. A scheme missing from
   the registry is skipped, and the report says so.
 
 CoopCon and FleCom (the paper's other baselines) are not run: only their abstracts and the
@@ -37,6 +38,7 @@ DURATION_S = 10.0
 QUICK_DURATION_S = 6.0
 STEADY_FROM_S = 3.0  # s: after the slowest start-up (a +1/window ramp from cwnd = 1)
 BIN_S = 0.1  # s, the trace bin
+PCON_LIFETIME = "2s"  # ndnSIM ConsumerPcon's Interest lifetime (scenarios/pcon/)
 HOLD = "2s"  # the controller's `hold` in the anti-flap variant [our option]
 
 
@@ -61,15 +63,14 @@ def variants() -> dict[str, dict]:
 
 def pcon_parts() -> tuple[str, str, str | None] | None:
     """(router part, consumer controller, strategy or None) of PCON if the registry has them."""
-    from ..scenario import keys
-    from ..scenario.schemes import controllers, routers
+    from ..scenario import schemes
 
-    router = next((n for n in routers() if n.startswith("pcon")), None)
-    consumer = next((n for n in controllers() if n.startswith("pcon")), None)
+    router = next((n for n in schemes.routers() if n.startswith("pcon")), None)
+    consumer = next((n for n in schemes.controllers() if n.startswith("pcon")), None)
     if router is None or consumer is None:
         return None
-    strategies = getattr(keys, "STRATEGIES", ())
-    strategy = next((s for s in strategies if "pcon" in s), None)
+    names = getattr(schemes, "strategy_names", lambda: ())()
+    strategy = next((s for s in names if "pcon" in s), None)
     return router, consumer, strategy
 
 
@@ -100,6 +101,7 @@ def overrides(scenario: str, variant: dict, quick: bool) -> dict:
             ov["defaults.node.strategy"] = strategy
         for a in apps:
             ov[f"apps[{a}].controller"] = consumer
+            ov[f"apps[{a}].lifetime"] = PCON_LIFETIME
         return ov
     ov["defaults.node.schemes.sieve"] = {"th2": variant["th2"]}
     ov["sdn.sieve.th2"] = variant["th2"]

@@ -44,7 +44,6 @@ from .keys import METRICS as METRICS
 from .keys import RANDOMIZE as RANDOMIZE
 from .keys import RETRANSMIT as RETRANSMIT
 from .keys import ROUTING_MODES as ROUTING_MODES
-from .keys import STRATEGIES as STRATEGIES
 from .keys import TOP_LEVEL as TOP_LEVEL
 from .keys import U32 as U32
 from .keys import U64 as U64

@@ -20,7 +20,6 @@ TOP_LEVEL = (
     "trace",
     "sdn",
 )
-STRATEGIES = ("best-route", "multicast", "weighted-multipath", "class-multipath")
 APP_KINDS = ("consumer", "producer")
 ENGINES = {
     "ideal": "ideal",

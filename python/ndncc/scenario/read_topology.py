@@ -21,7 +21,8 @@ from .convert import (
     _string,
 )
 from .errors import _Bad, _describe, missing
-from .keys import _LINK_DEFAULT_KEYS, _LINK_KEYS, _NODE_KEYS, STRATEGIES, U32
+from .keys import _LINK_DEFAULT_KEYS, _LINK_KEYS, _NODE_KEYS, U32
+from .schemes import strategy_names
 from .tables import _INVALID, _invalid, _Link, _Table
 
 
@@ -50,7 +51,8 @@ class _TopologyReader:
         return values
 
     def node_attrs(self, t: _Table, base: dict) -> dict:
-        strategy = t.get("strategy", _choice("strategy", STRATEGIES), default=base["strategy"])
+        strategies = _choice("strategy", strategy_names())
+        strategy = t.get("strategy", strategies, default=base["strategy"])
         cs = t.get("cs", _integer(0, U32), default=base["cs_capacity"])
         schemes = copy.deepcopy(base["schemes"])
         if "schemes" in t.data:

@@ -41,8 +41,9 @@ def _core() -> Any:
 
 @cache
 def schema() -> dict:
-    """The registry's schema: ``{"routers": [...], "controllers": [...]}``, each entry with
-    ``name``, ``tag``, ``doc``, (controllers) ``target`` and ``params``."""
+    """The registry's schema: ``{"routers": [...], "controllers": [...], "strategies": [...]}``,
+    each scheme entry with ``name``, ``tag``, ``doc``, (controllers) ``target`` and ``params``;
+    each strategy with ``name`` and ``doc``."""
     return json.loads(_core().scheme_schema())
 
 
@@ -54,6 +55,11 @@ def routers() -> dict[str, dict]:
 def controllers() -> dict[str, dict]:
     """Consumer controllers by name (as the scenario writes them, e.g. "sf-aimd")."""
     return {e["name"]: e for e in schema()["controllers"]}
+
+
+def strategy_names() -> tuple[str, ...]:
+    """The forwarding strategies a node may name (the core's strategy registry)."""
+    return tuple(e["name"] for e in schema()["strategies"])
 
 
 def example(param: dict) -> str:

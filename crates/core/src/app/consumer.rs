@@ -203,6 +203,7 @@ impl Consumer {
                 (seq, now, 1, 0, 0)
             }
         };
+        self.controller.on_send(now, seq, transmissions > 1);
         let timeout = self.controller.rto(&self.rtt).unwrap_or(self.cfg.timeout);
         let deadline = now + timeout;
         self.pending.insert(

@@ -69,6 +69,10 @@ pub trait CongestionController: std::fmt::Debug {
     fn retransmit(&mut self, _now: Instant, _seq: u64, _loss: Loss) -> Option<bool> {
         None
     }
+    /// The consumer is sending `seq` now (`retransmission`: not its first transmission); called
+    /// before [`Self::rto`] for that Interest. Window laws that compare sequence numbers
+    /// (ndnSIM's `ConsumerPcon`: the next sequence number) follow the sends here.
+    fn on_send(&mut self, _now: Instant, _seq: u64, _retransmission: bool) {}
     fn on_data(&mut self, _now: Instant, _sig: &DataSignal) {}
     fn on_nack(&mut self, _now: Instant, _sig: &NackSignal) {}
     fn on_timeout(&mut self, _now: Instant, _seq: u64) {}

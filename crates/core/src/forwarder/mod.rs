@@ -103,7 +103,9 @@ impl FwCore {
             self.app_out.push((face, p));
             return true;
         }
-        let admitted = self.module.on_enqueue(now, face, &mut p, &self.faces);
+        let plain = self.plain();
+        let was_marked = !plain && matches!(p, Packet::Data(d) if d.ext.mark);
+        let admitted = plain || self.module.on_enqueue(now, face, &mut p, &self.faces);
         let f = &mut self.faces[i];
         let queued = if admitted {
             f.enqueue(now, p)
@@ -111,6 +113,10 @@ impl FwCore {
             f.count_drop(&p);
             false
         };
+        // a mark the enqueue step set (NFD's threshold rule) counts like one set on the way out
+        if queued && !plain && !was_marked && matches!(p, Packet::Data(d) if d.ext.mark) {
+            f.counters.marks += 1;
+        }
         if queued && f.queue_len() == 1 {
             self.ready.push(face);
         }
@@ -122,32 +128,35 @@ impl FwCore {
         queued
     }
 
+    /// True when the node runs no router module (plain NDN forwarding): the hooks' defaults
+    /// then apply, and the hot paths skip the module's dispatch.
+    #[inline]
+    pub fn plain(&self) -> bool {
+        matches!(self.module, RouterModule::None)
+    }
+
     /// Action: forward the pending Interest `name` on `face`, subject to the router module.
     pub fn send_interest(&mut self, now: Instant, name: Name, face: FaceId) -> SendOutcome {
-        let Some(entry) = self.pit.get(&name) else {
+        // one PIT lookup: the hooks see the faces, never the PIT, so the entry stays valid
+        let prefix = self.module_prefix(name);
+        let Some(entry) = self.pit.get_mut(&name) else {
             return SendOutcome::Refused(None);
         };
         let interest = entry.interest;
-        let prefix = self.module_prefix(name);
-        match self
-            .module
-            .on_interest_out(now, face, prefix, &interest, &self.faces)
-        {
+        let verdict = if matches!(self.module, RouterModule::None) {
+            InterestVerdict::Admit
+        } else {
+            self.module
+                .on_interest_out(now, face, prefix, &interest, &self.faces)
+        };
+        match verdict {
             InterestVerdict::Admit => {
-                self.pit.get_mut(&name).expect("entry").upsert_out_record(
-                    face,
-                    interest.nonce,
-                    now,
-                );
+                entry.upsert_out_record(face, interest.nonce, now);
                 self.emit(now, face, Packet::Interest(interest));
                 SendOutcome::Sent
             }
             InterestVerdict::Hold => {
-                self.pit.get_mut(&name).expect("entry").upsert_out_record(
-                    face,
-                    interest.nonce,
-                    now,
-                );
+                entry.upsert_out_record(face, interest.nonce, now);
                 SendOutcome::Held
             }
             InterestVerdict::Nack(r) => SendOutcome::Refused(Some(r)),
@@ -157,10 +166,12 @@ impl FwCore {
 
     /// Action: send a Data on `face`, letting the router module mark or stamp it.
     pub fn send_data(&mut self, now: Instant, face: FaceId, mut data: Data) {
-        let was_marked = data.ext.mark;
-        self.module.on_data_out(now, face, &mut data, &self.faces);
-        if data.ext.mark && !was_marked {
-            self.faces[face.0 as usize].counters.marks += 1;
+        if !self.plain() {
+            let was_marked = data.ext.mark;
+            self.module.on_data_out(now, face, &mut data, &self.faces);
+            if data.ext.mark && !was_marked {
+                self.faces[face.0 as usize].counters.marks += 1;
+            }
         }
         self.emit(now, face, Packet::Data(data));
     }
@@ -201,7 +212,7 @@ impl FwCore {
     /// The prefix handed to the router module's hooks: the matching FIB entry's when the module
     /// keeps per-prefix state, else (no lookup) the name's base.
     pub fn module_prefix(&self, name: Name) -> NameId {
-        if self.module.uses_prefix() {
+        if !self.plain() && self.module.uses_prefix() {
             self.fib_prefix(name)
         } else {
             name.base
@@ -398,6 +409,26 @@ impl Forwarder {
             Some(Some(last)) => last,
             None => true,
         };
+        if done && !matches!(self.strategy, Strategy::Custom(_)) {
+            // the common case: a built-in strategy has no Data triggers, so the entry can leave
+            // its records be taken out (no lists of faces collected) and the entry erased first
+            let ins = std::mem::take(&mut entry.in_records);
+            let outs = std::mem::take(&mut entry.out_records);
+            core.pit.remove(&data.name);
+            core.cs.insert(data, now);
+            for r in ins.iter().filter(|r| r.face != in_face) {
+                core.send_data(now, r.face, data);
+            }
+            core.counters.satisfied += 1;
+            for r in ins.iter().filter(|r| r.face != in_face) {
+                core.faces[r.face.0 as usize].counters.in_satisfied += 1;
+            }
+            for r in &outs {
+                core.faces[r.face.0 as usize].counters.out_satisfied += 1;
+            }
+            self.after_input(now);
+            return;
+        }
         let downstream: SmallVec<[FaceId; 4]> = entry
             .in_records
             .iter()
@@ -458,10 +489,17 @@ impl Forwarder {
 
     /// After every input: the router module's actions, then the strategy's
     /// `on_dropped_interest` for Interests a queue dropped (whose handling may drop more).
+    #[inline]
     fn after_input(&mut self, now: Instant) {
         if matches!(self.core.module, RouterModule::None) && self.core.dropped.is_empty() {
             return; // the common case, after every packet: nothing to carry out
         }
+        self.after_input_work(now);
+    }
+
+    /// [`Forwarder::after_input`] when there is something to carry out (kept out of line).
+    #[inline(never)]
+    fn after_input_work(&mut self, now: Instant) {
         self.core.drain_module(now);
         while !self.core.dropped.is_empty() {
             let dropped = std::mem::take(&mut self.core.dropped);
@@ -490,6 +528,7 @@ impl Forwarder {
 
     /// When the forwarder next needs [`Forwarder::on_timeout`] (PIT expiry, module tick, the
     /// module's own timers).
+    #[inline]
     pub fn poll_timeout(&self) -> Option<Instant> {
         let pit = self.core.pit_timers.peek().map(|(t, _)| t);
         let tick = self.tick.map(|(_, t)| t);
@@ -518,7 +557,11 @@ impl Forwarder {
             if !expired {
                 continue;
             }
-            let e = core.pit.remove(&name).expect("entry");
+            self.strategy
+                .before_expire_pending_interest(core, now, name);
+            let Some(e) = core.pit.remove(&name) else {
+                continue; // the strategy ended the entry itself
+            };
             core.counters.timed_out += 1;
             for r in &e.in_records {
                 core.faces[r.face.0 as usize].counters.in_timed_out += 1;

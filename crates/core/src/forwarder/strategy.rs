@@ -81,6 +81,16 @@ pub trait StrategyHooks: std::fmt::Debug {
         _interest: &Interest,
     ) {
     }
+    /// The pending Interest `name` expired unanswered; its entry (with its out-records) is
+    /// still in the PIT and is erased right after (NFD's `beforeExpirePendingInterest`).
+    fn before_expire_pending_interest(&mut self, _core: &mut FwCore, _now: Instant, _name: Name) {}
+    /// The names of the per-face gauges the strategy reports: columns `scheme_<name>` of the
+    /// face time series, beside the router module's (e.g. "ratio").
+    fn gauge_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The gauges of `face`, in the order of [`Self::gauge_names`]; `out` comes filled with NaN.
+    fn face_gauges(&self, _face: FaceId, _out: &mut [f64]) {}
 }
 
 /// The strategy of a node.
@@ -171,6 +181,28 @@ impl Strategy {
     ) {
         if let Strategy::Custom(s) = self {
             s.after_receive_data(core, now, name, in_face, data)
+        }
+    }
+
+    /// Trigger: the pending Interest `name` is about to expire (its entry is still there).
+    pub fn before_expire_pending_interest(&mut self, core: &mut FwCore, now: Instant, name: Name) {
+        if let Strategy::Custom(s) = self {
+            s.before_expire_pending_interest(core, now, name)
+        }
+    }
+
+    /// The strategy's per-face gauge names (none for the built-in ones).
+    pub fn gauge_names(&self) -> &'static [&'static str] {
+        match self {
+            Strategy::Custom(s) => s.gauge_names(),
+            _ => &[],
+        }
+    }
+
+    /// The strategy's gauges of `face`.
+    pub fn face_gauges(&self, face: FaceId, out: &mut [f64]) {
+        if let Strategy::Custom(s) = self {
+            s.face_gauges(face, out)
         }
     }
 
@@ -291,6 +323,43 @@ impl Builtin {
         }
     }
 
+    /// best-route's `after_receive_interest` without building the candidate list first: the
+    /// cheapest next hop other than `in_face` is tried straight from the FIB entry (almost always
+    /// accepted); only when the router module refuses it are the others collected and tried in
+    /// cost order — the same tries, in the same order, as [`Builtin::try_hops`] over them all.
+    fn best_route(core: &mut FwCore, now: Instant, name: Name, in_face: FaceId) {
+        let first = core.fib.lpm(&core.names, name).and_then(|e| {
+            e.nexthops
+                .iter()
+                .enumerate()
+                .find(|(_, nh)| nh.face != in_face)
+                .map(|(i, nh)| (i, nh.face))
+        });
+        let Some((i, face)) = first else {
+            core.reject_pending_interest(now, name, NackReason::NoRoute);
+            return;
+        };
+        let reason = match core.send_interest(now, name, face) {
+            SendOutcome::Refused(r) => r,
+            _ => return,
+        };
+        // the rest of the candidates, after the refused one, in cost order
+        let rest: SmallVec<[NextHop; 4]> = match core.fib.lpm(&core.names, name) {
+            Some(e) => e.nexthops[i + 1..]
+                .iter()
+                .filter(|nh| nh.face != in_face)
+                .copied()
+                .collect(),
+            None => SmallVec::new(),
+        };
+        if let Err(r) = Builtin::BestRoute.try_hops(core, now, name, &rest) {
+            // none: silently dropped on every face, the entry waits for its expiry
+            if let Some(reason) = r.or(reason) {
+                core.reject_pending_interest(now, name, reason);
+            }
+        }
+    }
+
     /// Trigger: a new (or retransmitted) Interest needs forwarding.
     pub fn after_receive_interest(
         self,
@@ -299,6 +368,9 @@ impl Builtin {
         name: Name,
         in_face: FaceId,
     ) {
+        if self == Builtin::BestRoute {
+            return Self::best_route(core, now, name, in_face);
+        }
         let mut hops = Self::candidates(core, name, &[in_face]);
         if hops.is_empty() {
             core.reject_pending_interest(now, name, NackReason::NoRoute);

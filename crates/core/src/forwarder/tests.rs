@@ -285,6 +285,27 @@ fn refused_face_falls_back_to_the_next_hop_then_nacks_downstream() {
     assert_eq!(f.core.counters.rejected, 1);
 }
 
+#[test]
+fn best_route_skips_the_incoming_face_and_nacks_with_the_refusal_reason() {
+    // from UP1 (the cheapest next hop itself): the next one, UP2
+    let (mut f, p) = setup(Strategy::BestRoute, RouterModule::None);
+    f.handle_interest(Instant(0), UP1, interest(p, 1, 7));
+    assert!(drain(&mut f, UP1).is_empty());
+    assert_eq!(drain(&mut f, UP2).len(), 1);
+    // from UP2, UP1 is the only candidate and the module refuses it with Nack(Congestion): the
+    // downstream gets that reason, and the entry ends
+    let module = RouterModule::Custom(Box::new(refuse(UP1, None)));
+    let (mut f, p) = setup(Strategy::BestRoute, module);
+    f.handle_interest(Instant(0), UP2, interest(p, 1, 7));
+    assert!(drain(&mut f, UP1).is_empty());
+    match drain(&mut f, UP2)[..] {
+        [Packet::Nack(n)] => assert_eq!(n.reason, NackReason::Congestion),
+        ref other => panic!("{other:?}"),
+    }
+    assert!(f.core.pit.is_empty());
+    assert_eq!(f.core.counters.rejected, 1);
+}
+
 /// Tells the test module (over the control plane) how many held Interests its next tick
 /// releases.
 fn release(f: &mut Forwarder, now: Instant, n: usize) {

@@ -28,9 +28,11 @@ pub mod icp;
 pub mod ictp;
 pub mod mircc;
 pub mod params;
+pub mod pcon;
 pub mod registry;
 pub mod sf;
 pub mod sieve;
+pub mod strategies;
 
 pub use registry::{Controller, ControllerConfig, RouterConfig, RouterModule};
 

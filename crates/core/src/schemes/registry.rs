@@ -77,6 +77,8 @@ pub struct Schema {
     pub routers: Vec<SchemaEntry>,
     /// Consumer controllers, `controller = "<name>"`.
     pub controllers: Vec<SchemaEntry>,
+    /// Forwarding strategies, `strategy = "<name>"` ([`super::strategies`]).
+    pub strategies: &'static [super::strategies::StrategyEntry],
     /// Controller components (an SDN controller), `[sdn.<name>]` ([`super::components`]).
     pub components: Vec<SchemaEntry>,
 }
@@ -199,6 +201,7 @@ macro_rules! registry {
                         params: <<$cty as ControllerScheme>::Config as SchemeConfig>::params(),
                     },
                 )*],
+                strategies: super::strategies::STRATEGIES,
                 components: super::components::schema(),
             }
         }
@@ -213,6 +216,7 @@ registry! {
         Mircc(mircc::MirccRouter),
         Chopcop(super::chopcop::ChopcopRouter),
         Hbh(super::hr_icp::HbhShaper),
+        Pcon(super::pcon::PconMarker),
         Sieve(super::sieve::SieveRouter),
     }
     controllers {
@@ -223,6 +227,7 @@ registry! {
         Icp(super::icp::Icp),
         Chopcop(super::chopcop::Ric),
         Ictp(super::ictp::Ictp),
+        Pcon(super::pcon::ConsumerPcon),
         Sieve(super::sieve::SieveConsumer),
     }
 }
@@ -340,6 +345,9 @@ impl CongestionController for Controller {
     fn target(&self) -> Target {
         self.inner().target()
     }
+    fn on_send(&mut self, now: Instant, seq: u64, retransmission: bool) {
+        self.inner_mut().on_send(now, seq, retransmission)
+    }
     fn on_data(&mut self, now: Instant, sig: &DataSignal) {
         self.inner_mut().on_data(now, sig)
     }
@@ -397,7 +405,7 @@ mod tests {
     fn schema_lists_every_part_with_defaults_from_default() {
         let s = schema();
         let names: Vec<_> = s.routers.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh", "sieve"]);
+        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh", "pcon", "sieve"]);
         let sf = &s.routers[0];
         let depth = sf.params.iter().find(|p| p.name == "depth").unwrap();
         assert_eq!(

@@ -10,12 +10,13 @@ use crate::spec::{
 use ndncc_core::app::{App, Consumer, ConsumerConfig, Producer, ProducerConfig};
 use ndncc_core::control::ControllerComponent;
 use ndncc_core::face::QueueLimit;
-use ndncc_core::forwarder::{Forwarder, ForwarderConfig, Strategy};
+use ndncc_core::forwarder::{Forwarder, ForwarderConfig};
 use ndncc_core::pacing::{
     ClockModel, Engine, GapDist, Ideal, Randomized, Rfc3448, Rmc, Smoothing, Tick, WaitDist,
 };
 use ndncc_core::rng::{name_key, RngStream, StreamKind};
 use ndncc_core::schemes::components::Topology;
+use ndncc_core::schemes::strategies;
 use ndncc_core::schemes::RouterModule;
 use ndncc_core::{BitRate, Duration, Instant, NameTable, Node};
 use std::collections::BinaryHeap;
@@ -165,9 +166,25 @@ impl<'a> World<'a> {
         // interns every prefix (routes' first, then apps'), computing routes on the way
         let routes = crate::routing::routes(spec, &mut names);
         let names = Arc::new(names);
+        // faces per node (its links and apps), so that a hub's face list is allocated once
+        let mut n_faces = vec![0usize; spec.nodes.len()];
+        for l in &spec.links {
+            n_faces[l.a] += 1;
+            n_faces[l.b] += 1;
+        }
+        for a in &spec.apps {
+            n_faces[a.node] += 1;
+        }
         let mut nodes = Vec::with_capacity(spec.nodes.len());
         for n in &spec.nodes {
-            let strategy = Strategy::from_key(&n.strategy)
+            // the strategy's own stream: its draws must not shift the node's other draws
+            let srng = RngStream::new(
+                spec.seed,
+                spec.run,
+                StreamKind::Node,
+                name_key(&[&n.name, "strategy", &n.strategy]),
+            );
+            let strategy = strategies::build(&n.strategy, srng)
                 .ok_or_else(|| SpecError(format!("unknown strategy {}", n.strategy)))?;
             let cfg = ForwarderConfig {
                 strategy,
@@ -179,7 +196,9 @@ impl<'a> World<'a> {
             let module = custom[nodes.len()]
                 .take()
                 .unwrap_or_else(|| router_module(spec, n));
-            nodes.push(Node::new(Forwarder::new(names.clone(), cfg, module, rng)));
+            let mut node = Node::new(Forwarder::new(names.clone(), cfg, module, rng));
+            node.fwd.core.faces.reserve_exact(n_faces[nodes.len()]);
+            nodes.push(node);
         }
         let mut links = Vec::with_capacity(2 * spec.links.len());
         let mut link_faces = Vec::with_capacity(spec.links.len());

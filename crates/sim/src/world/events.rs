@@ -129,9 +129,22 @@ impl<'a> World<'a> {
     /// After a node acted: start idle links it has packets for, and keep its timer current.
     pub(super) fn after_node(&mut self, n: u32) {
         self.node_control_out(n);
-        let node = &mut self.nodes[n as usize];
-        node.take_ready(&mut self.ready);
+        if !self.nodes[n as usize].fwd.core.ready.is_empty() {
+            self.start_ready_links(n);
+        }
+        if let Some(t) = self.nodes[n as usize].poll_timeout() {
+            let t = t.max(self.now);
+            if self.node_sched[n as usize].is_none_or(|s| t < s) {
+                self.node_sched[n as usize] = Some(t);
+                self.schedule(t, EventKind::NodeTimer, n);
+            }
+        }
+    }
+
+    /// Starts the idle links of the net faces whose queue node `n` just made non-empty.
+    fn start_ready_links(&mut self, n: u32) {
         let mut ready = std::mem::take(&mut self.ready);
+        self.nodes[n as usize].take_ready(&mut ready);
         for face in ready.drain(..) {
             // the face's link: directions 2·link (a→b) and 2·link + 1 (b→a); read from the face
             // the forwarder just queued on (in cache), not from a per-node table (two misses)
@@ -155,13 +168,6 @@ impl<'a> World<'a> {
             }
         }
         self.ready = ready;
-        if let Some(t) = self.nodes[n as usize].poll_timeout() {
-            let t = t.max(self.now);
-            if self.node_sched[n as usize].is_none_or(|s| t < s) {
-                self.node_sched[n as usize] = Some(t);
-                self.schedule(t, EventKind::NodeTimer, n);
-            }
-        }
     }
 
     /// Puts the next waiting packet of link direction `d` on the wire. A `TxDone` event is
@@ -241,6 +247,8 @@ impl<'a> World<'a> {
         }
         let end = self.spec.duration_ns;
         let every = opts.progress_every.max(1);
+        // events left until the next progress call (a countdown: no division per event)
+        let mut until_progress = every - self.processed % every;
         while let Some(&ev) = self.events.peek() {
             let (t, kind, idx) = (ev.time(), ev.kind(), ev.idx());
             if t >= end {
@@ -250,8 +258,12 @@ impl<'a> World<'a> {
             self.now = Instant(t);
             self.processed += 1;
             self.step(kind, idx);
-            if self.processed % every == 0 && !progress(self.now.as_secs_f64()) {
-                return false;
+            until_progress -= 1;
+            if until_progress == 0 {
+                until_progress = every;
+                if !progress(self.now.as_secs_f64()) {
+                    return false;
+                }
             }
         }
         self.now = Instant(end);

@@ -4,7 +4,7 @@ use super::World;
 use crate::output::{Column, Table};
 use ndncc_core::app::App;
 use ndncc_core::face::FaceCounters;
-use ndncc_core::forwarder::NodeCounters;
+use ndncc_core::forwarder::{NodeCounters, Strategy};
 use ndncc_core::schemes::RouterModule;
 use ndncc_core::{FaceId, Instant};
 
@@ -37,8 +37,8 @@ impl FaceGauges {
     /// Learns every node's gauge names (once).
     fn declare(&mut self, nodes: &[ndncc_core::Node]) {
         for node in nodes {
-            for n in node.fwd.core.module.gauge_names() {
-                if !self.names.contains(n) {
+            for n in own_gauges(node) {
+                if !self.names.contains(&n) {
                     self.names.push(n);
                 }
             }
@@ -46,7 +46,7 @@ impl FaceGauges {
         self.source_of = nodes
             .iter()
             .map(|node| {
-                let own = node.fwd.core.module.gauge_names();
+                let own = own_gauges(node);
                 self.names
                     .iter()
                     .map(|c| own.iter().position(|n| n == c))
@@ -56,13 +56,25 @@ impl FaceGauges {
         self.values = vec![Vec::new(); self.names.len()];
     }
 
-    /// Appends one face row: the module's gauges of `face` where it has them, NaN elsewhere.
-    fn push(&mut self, node: usize, module: &mut RouterModule, now: Instant, face: FaceId) {
+    /// Appends one face row: the module's and the strategy's gauges of `face` where they have
+    /// them, NaN elsewhere.
+    fn push(
+        &mut self,
+        node: usize,
+        module: &mut RouterModule,
+        strategy: &Strategy,
+        now: Instant,
+        face: FaceId,
+    ) {
         let own = module.gauge_names().len();
+        let theirs = strategy.gauge_names().len();
         self.scratch.clear();
-        self.scratch.resize(own, f64::NAN);
+        self.scratch.resize(own + theirs, f64::NAN);
         if own > 0 {
-            module.face_gauges(now, face, &mut self.scratch);
+            module.face_gauges(now, face, &mut self.scratch[..own]);
+        }
+        if theirs > 0 {
+            strategy.face_gauges(face, &mut self.scratch[own..]);
         }
         for (column, source) in self.values.iter_mut().zip(&self.source_of[node]) {
             column.push(source.map_or(f64::NAN, |k| self.scratch[k]));
@@ -75,6 +87,13 @@ impl FaceGauges {
             .zip(self.values)
             .map(|(n, v)| (format!("scheme_{n}"), Column::F64(v)))
     }
+}
+
+/// A node's gauge names: its router module's, then its strategy's.
+fn own_gauges(node: &ndncc_core::Node) -> Vec<&'static str> {
+    let f = &node.fwd;
+    let m = f.core.module.gauge_names().iter();
+    m.chain(f.strategy.gauge_names()).copied().collect()
 }
 
 /// Row-major accumulation of numeric columns, all stored as f64 or u64 per column kind.
@@ -133,7 +152,7 @@ impl<'a> World<'a> {
             s.gauges.declare(&self.nodes);
         }
         for (ni, node) in self.nodes.iter_mut().enumerate() {
-            let core = &mut node.fwd.core;
+            let (core, strategy) = (&mut node.fwd.core, &node.fwd.strategy);
             for (fi, face) in core.faces.iter_mut().enumerate() {
                 let c = face.counters;
                 let p = s.prev_face[ni][fi];
@@ -168,7 +187,8 @@ impl<'a> World<'a> {
                 for (k, v) in diffs.into_iter().enumerate() {
                     f.u[3 + k].push(v);
                 }
-                s.gauges.push(ni, &mut core.module, self.now, face.id);
+                s.gauges
+                    .push(ni, &mut core.module, strategy, self.now, face.id);
                 face.window_max_pkts = face.queue_len() as u64;
                 s.prev_face[ni][fi] = c;
             }
