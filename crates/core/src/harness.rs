@@ -101,6 +101,7 @@ impl TwoNode {
             freshness: Duration::ZERO,
             content_segments: None,
             processing_delay: Duration::ZERO,
+            placement: None,
         });
         nodes[1].add_app(App::Producer(producer), Instant::ZERO, None);
         TwoNode {

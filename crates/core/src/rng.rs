@@ -41,6 +41,12 @@ pub fn name_key(parts: &[&str]) -> u64 {
     h
 }
 
+/// A counter-based uniform draw in [0, 1): the `index`-th value of the stream keyed by `key`
+/// (random access, so every holder of `key` sees the same value for the same index).
+pub fn keyed_uniform(key: u64, index: u64) -> f64 {
+    (mix(mix(key) ^ index) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 impl RngStream {
     /// The stream of component `(kind, index)` in replication `run` of scenario seed `seed`.
     pub fn new(seed: u64, run: u64, kind: StreamKind, index: u64) -> Self {

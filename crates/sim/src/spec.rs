@@ -280,6 +280,13 @@ pub struct ProducerSpec {
     /// Delay between receiving an Interest and answering it, in nanoseconds.
     #[serde(default)]
     pub processing_delay_ns: u64,
+    /// Holds this share of the content's blocks, placed at random among the producers of the
+    /// same prefix that set a share (seed 001's multi-source runs); `None` = all of it.
+    #[serde(default)]
+    pub share: Option<f64>,
+    /// Sequence numbers per placed block (default 1: a chunk Interest's number is a chunk).
+    #[serde(default)]
+    pub placement_block: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

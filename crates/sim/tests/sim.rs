@@ -75,6 +75,8 @@ fn producer(name: &str, node: usize, prefix: &str, payload: u32) -> AppSpec {
             freshness_ns: 0,
             content_segments: None,
             processing_delay_ns: 0,
+            share: None,
+            placement_block: None,
         }),
     }
 }

@@ -50,7 +50,14 @@ _NODE_KEYS = ("strategy", "cs", "schemes")
 _LINK_KEYS = ("between", "bandwidth", "delay", "queue", "queue_ab", "queue_ba", "loss", "cost")
 _LINK_DEFAULT_KEYS = ("bandwidth", "delay", "queue", "loss", "cost")
 _APP_KEYS = ("name", "node", "kind", "prefix", "start", "stop")
-_PRODUCER_KEYS = ("payload", "freshness", "content_segments", "processing_delay")
+_PRODUCER_KEYS = (
+    "payload",
+    "freshness",
+    "content_segments",
+    "processing_delay",
+    "share",
+    "placement_block",
+)
 # The consumer's own keys; its controller's keys (rate, window, …) come from the registry's
 # schema and follow "controller" (see schemes.consumer_keys).
 _CONSUMER_KEYS = (

@@ -20,6 +20,7 @@ from .convert import (
     _integer,
     _kr,
     _name,
+    _number_in,
     _prefix,
     _size,
     _string,
@@ -65,6 +66,22 @@ class _AppReader:
                 continue
             names[app.name] = t.path
             self.apps.append(app)
+        self.check_shares()
+
+    def check_shares(self) -> None:
+        """The producers of a prefix that hold a share must not hold more than all of it."""
+        total: dict[str, float] = {}
+        for app in self.apps:
+            share = app.spec["app"].get("share") if app.kind == "producer" else None
+            if share is not None:
+                total[app.prefix] = total.get(app.prefix, 0.0) + share
+                if total[app.prefix] > 1.0 + 1e-9:
+                    self.array("apps")[app.index].error(
+                        "share",
+                        f"the shares of the producers of {app.prefix} add up to "
+                        f"{total[app.prefix]:g}, more than 1",
+                        "make the shares of one prefix add up to at most 1",
+                    )
 
     def read_app(self, i: int, t: _Table) -> _App | None:
         kind = t.get(
@@ -148,8 +165,20 @@ class _AppReader:
             "freshness_ns": t.get("freshness", _TIME, default=0),
             "content_segments": t.get("content_segments", _integer(1)),
             "processing_delay_ns": t.get("processing_delay", _DELAY, default=0),
+            # seed 001's multi-source runs: a share of the blocks, placed at random
+            "share": t.get("share", _number_in("0.5", 0.0, open_low=True)),
+            "placement_block": t.get("placement_block", _integer(1)),
         }
-        return None if _invalid(*body.values()) else body
+        if isinstance(body["share"], float) and body["share"] > 1.0:
+            t.error("share", f"must be at most 1, got {body['share']:g}", "write e.g. 0.5")
+            return None
+        if body["placement_block"] is not None and body["share"] is None:
+            t.error("placement_block", "needs share", "add share = 0.5, or remove it")
+            return None
+        if _invalid(*body.values()):
+            return None
+        # only when set: the resolved form of a producer holding all its content is unchanged
+        return {k: v for k, v in body.items() if v is not None or k == "content_segments"}
 
     def read_consumer(self, t: _Table) -> dict | None:
         controller = self.read_controller(t)

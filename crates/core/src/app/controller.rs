@@ -73,6 +73,19 @@ pub trait CongestionController: std::fmt::Debug {
     /// before [`Self::rto`] for that Interest. Window laws that compare sequence numbers
     /// (ndnSIM's `ConsumerPcon`: the next sequence number) follow the sends here.
     fn on_send(&mut self, _now: Instant, _seq: u64, _retransmission: bool) {}
+    /// The timer of `seq` (last sent at `sent`) fired at `now`: the instant its timeout is
+    /// declared. `None` or `now`: at once; a later instant puts it off until then (the timer is
+    /// re-armed and this is asked again), e.g. for ndnSIM's consumers, which check every 50 ms
+    /// whether `now − sent` has reached the *current* RTO.
+    fn timeout_at(
+        &mut self,
+        _now: Instant,
+        _seq: u64,
+        _sent: Instant,
+        _rtt: &RttEstimator,
+    ) -> Option<Instant> {
+        None
+    }
     fn on_data(&mut self, _now: Instant, _sig: &DataSignal) {}
     fn on_nack(&mut self, _now: Instant, _sig: &NackSignal) {}
     fn on_timeout(&mut self, _now: Instant, _seq: u64) {}

@@ -10,7 +10,7 @@ pub use crate::schemes::registry::Controller;
 use crate::time::Instant;
 pub use consumer::{Consumer, ConsumerConfig, ConsumerStats, DelayRecord};
 pub use controller::{CongestionController, DataSignal, NackSignal, Target};
-pub use producer::{Producer, ProducerConfig, ProducerStats};
+pub use producer::{Placement, Producer, ProducerConfig, ProducerStats};
 
 /// An application, dispatched by `match`.
 #[derive(Debug)]

@@ -35,6 +35,10 @@ crate::scheme_config! {
         initial_quota: u32 = 8, Kind::Integer { min: 1, max: 1_000_000 }, "Interests";
         /// How often pending Interests past their lifetime are forgotten [OPEN: 10 ms].
         period: Duration = Duration::from_millis(10), Kind::PERIOD, "time";
+        /// The rate-based variant instead of the quota: each flow's Interests leave a face at
+        /// most at its fair rate B/(n·S) Interests/s (B the face's bandwidth, n the flows
+        /// active on it, S the Data an Interest brings); the rest wait in its queue.
+        fair_rate: bool = false, Kind::Bool, "";
     }
 }
 
@@ -45,6 +49,8 @@ impl SchemeConfig for HrIcpConfig {}
 struct Flow {
     pending: u32,
     queue: VecDeque<Interest>,
+    /// Fair-rate variant: when the flow may send its next Interest on the face.
+    next_send: Instant,
 }
 
 /// One upstream face.
@@ -68,7 +74,8 @@ struct Pending {
 pub struct HbhShaper {
     pub cfg: HrIcpConfig,
     ups: Vec<Upstream>,
-    pending: FxHashMap<Name, Pending>,
+    /// Keyed by name and face: a multicast Interest is pending on each face it left on.
+    pending: FxHashMap<(Name, usize), Pending>,
     actions: VecDeque<ModuleAction>,
     next_sweep: Instant,
     /// Interests held, and dropped on a full queue.
@@ -112,6 +119,49 @@ impl HbhShaper {
         (bdp_bytes / (n * per_interest) - 1e-9).ceil().max(1.0) as u32
     }
 
+    /// Fair-rate variant: the time the Data of `segments` segments take at the flow's fair
+    /// share B/n of face `i`'s bandwidth (zero without a bandwidth).
+    fn fair_gap(&self, i: usize, face: &Face, segments: u32) -> Duration {
+        let Some(bw) = face.bandwidth else {
+            return Duration::ZERO;
+        };
+        let up = &self.ups[i];
+        let n = up
+            .flows
+            .values()
+            .filter(|f| f.pending > 0 || !f.queue.is_empty())
+            .count()
+            .max(1) as f64;
+        let bits = f64::from(segments) * self.cfg.segment_size as f64 * 8.0;
+        Duration((bits * n * 1e9 / bw.0 as f64) as u64)
+    }
+
+    /// Fair-rate variant: sends the queued Interests of every flow on face `i` whose time has
+    /// come, one per fair gap.
+    fn pace(&mut self, now: Instant, i: usize, faces: &[Face]) {
+        let mut flows: Vec<NameId> = self.ups[i]
+            .flows
+            .iter()
+            .filter(|(_, f)| !f.queue.is_empty() && f.next_send <= now)
+            .map(|(n, _)| *n)
+            .collect();
+        flows.sort_unstable_by_key(|n| n.0);
+        for flow in flows {
+            let f = self.ups[i].flows.get_mut(&flow).expect("flow");
+            let Some(next) = f.queue.pop_front() else {
+                continue;
+            };
+            let segments = next.ext.chunk().map_or(1, |c| c.mask.count_ones());
+            let gap = self.fair_gap(i, &faces[i], segments);
+            self.ups[i].flows.get_mut(&flow).expect("flow").next_send = now + gap;
+            self.sent(now, i, &next);
+            self.actions.push_back(ModuleAction::SendInterest {
+                face: FaceId(i as u32),
+                interest: next,
+            });
+        }
+    }
+
     /// Records `interest` as sent on face `i`.
     fn sent(&mut self, now: Instant, i: usize, interest: &Interest) {
         let owed = interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
@@ -120,7 +170,7 @@ impl HbhShaper {
             owed,
             expires: now + interest.lifetime,
         };
-        if self.pending.insert(interest.name, p).is_none() {
+        if self.pending.insert((interest.name, i), p).is_none() {
             let flow = self.up(i).flows.entry(interest.name.base).or_default();
             flow.pending += 1;
         }
@@ -152,6 +202,9 @@ impl HbhShaper {
     /// Sends the flow's queued Interests, in order, while it is under its quota (the quota may
     /// have grown since they were queued).
     fn pump(&mut self, now: Instant, i: usize, flow: NameId, faces: &[Face]) {
+        if self.cfg.fair_rate {
+            return self.pace(now, i, faces);
+        }
         loop {
             let f = &self.ups[i].flows[&flow];
             let Some(next) = f.queue.front().copied() else {
@@ -198,9 +251,29 @@ impl RouterHooks for HbhShaper {
         let f = self.ups[i].flows.entry(name.base).or_default();
         // a retransmission replaces a queued copy (the forwarder would not send the old one)
         f.queue.retain(|q| q.name != name);
-        if self.pending.get(&name).is_some_and(|p| p.face == i) {
+        if self.pending.contains_key(&(name, i)) {
             self.sent(now, i, interest); // a retransmission of a pending one: no new place
             return InterestVerdict::Admit;
+        }
+        if self.cfg.fair_rate {
+            let f = self.ups[i].flows.get_mut(&name.base).expect("flow");
+            if f.queue.is_empty() && f.next_send <= now {
+                let gap = self.fair_gap(i, &faces[i], segments);
+                self.ups[i]
+                    .flows
+                    .get_mut(&name.base)
+                    .expect("flow")
+                    .next_send = now + gap;
+                self.sent(now, i, interest);
+                return InterestVerdict::Admit;
+            }
+            if f.queue.len() >= self.cfg.queue_limit as usize {
+                self.dropped += 1;
+                return InterestVerdict::Drop;
+            }
+            f.queue.push_back(*interest);
+            self.held += 1;
+            return InterestVerdict::Hold;
         }
         self.pump(now, i, name.base, faces);
         let quota = self.quota(i, &faces[i], segments);
@@ -228,7 +301,7 @@ impl RouterHooks for HbhShaper {
         faces: &[Face],
     ) {
         let i = face.0 as usize;
-        let Some(p) = self.pending.get_mut(&data.name) else {
+        let Some(p) = self.pending.get_mut(&(data.name, i)) else {
             return;
         };
         p.owed = p.owed.saturating_sub(1);
@@ -240,26 +313,49 @@ impl RouterHooks for HbhShaper {
             up.srtt = Some(up.srtt.map_or(r, |s| 0.875 * s + 0.125 * r));
         }
         if complete {
-            let p = self.pending.remove(&data.name).expect("pending");
-            self.done(now, data.name, p.face, faces);
+            // the PIT entry is satisfied: the copies sent on other faces (multicast) are over
+            // too, or a source that does not hold the chunk would keep a place for ever
+            for j in 0..self.ups.len() {
+                if let Some(p) = self.pending.remove(&(data.name, j)) {
+                    self.done(now, data.name, p.face, faces);
+                }
+            }
         }
     }
     fn poll_timeout(&self) -> Option<Instant> {
-        (!self.pending.is_empty()).then_some(self.next_sweep)
+        let sweep = (!self.pending.is_empty()).then_some(self.next_sweep);
+        let paced = self
+            .ups
+            .iter()
+            .flat_map(|u| u.flows.values())
+            .filter(|f| !f.queue.is_empty())
+            .map(|f| f.next_send)
+            .min()
+            .filter(|_| self.cfg.fair_rate);
+        match (sweep, paced) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
     fn on_timeout(&mut self, now: Instant, faces: &[Face]) {
+        if self.cfg.fair_rate {
+            for i in 0..self.ups.len() {
+                self.pace(now, i, faces);
+            }
+        }
         if now < self.next_sweep {
             return;
         }
         self.next_sweep = now + self.cfg.period;
-        let expired: Vec<(Name, usize)> = self
+        let mut expired: Vec<(Name, usize)> = self
             .pending
             .iter()
             .filter(|(_, p)| p.expires <= now)
-            .map(|(n, p)| (*n, p.face))
+            .map(|(k, _)| *k)
             .collect();
+        expired.sort_unstable_by_key(|(n, i)| (n.base.0, n.seq, *i)); // deterministic order
         for (name, i) in expired {
-            self.pending.remove(&name);
+            self.pending.remove(&(name, i));
             self.done(now, name, i, faces);
         }
     }

@@ -228,3 +228,87 @@ fn expired_and_retransmitted_interests() {
     answer(&mut s, &fs, 1, 2, 1_010);
     assert_eq!(s.poll_action(), None, "the queue held one copy");
 }
+
+/// Multi-source (seed 001 Fig. 7): a multicast Interest is pending on both faces; the Data of
+/// its holder (face 0) ends both, so the silent face keeps no place for ever.
+#[test]
+fn a_multicast_interest_answered_on_one_face_frees_both() {
+    let mut fs = faces(None);
+    let other = FaceId(1);
+    fs.push(Face::new(
+        other,
+        FaceKind::Net { peer: 2, link: 1 },
+        QueueLimit::Packets(100),
+    ));
+    let mut s = shaper(1, 10);
+    for face in [UP, other] {
+        let v = s.on_interest_out(ms(0), face, NameId(0), &interest(1, 1, false), &fs);
+        assert_eq!(v, InterestVerdict::Admit);
+    }
+    // both faces are at their quota of 1
+    for face in [UP, other] {
+        let v = s.on_interest_out(ms(0), face, NameId(0), &interest(1, 2, false), &fs);
+        assert_eq!(v, InterestVerdict::Hold, "{face:?}");
+    }
+    answer(&mut s, &fs, 1, 1, 10);
+    // each face releases its queued copy of seq 2
+    let mut released = Vec::new();
+    while let Some(ModuleAction::SendInterest { face, interest }) = s.poll_action() {
+        released.push((face, interest.name.seq));
+    }
+    assert_eq!(released, vec![(UP, Some(2)), (other, Some(2))]);
+}
+
+/// The fair-rate variant: a flow's Interests leave at B/(n·S) — one per 8 ms of 1 000-byte
+/// Data at 1 Mbit/s with one flow, one per 16 ms each once a second flow is queued.
+#[test]
+fn fair_rate_variant_paces_each_flow_at_its_share() {
+    let fs = faces(Some(1_000_000));
+    let mut s = HbhShaper::new(HrIcpConfig {
+        fair_rate: true,
+        ..Default::default()
+    });
+    assert_eq!(out(&mut s, &fs, 1, 1, false), InterestVerdict::Admit);
+    for seq in 2..5 {
+        assert_eq!(out(&mut s, &fs, 1, seq, false), InterestVerdict::Hold);
+    }
+    s.on_timeout(ms(0), &fs); // the expiry sweep (next at 10 ms)
+    assert_eq!(s.poll_timeout(), Some(ms(8)), "S·8/B = 8 ms");
+    let mut sent = Vec::new();
+    for t in 1..=40 {
+        if s.poll_timeout().is_some_and(|w| w <= ms(t)) {
+            s.on_timeout(ms(t), &fs);
+        }
+        while let Some(ModuleAction::SendInterest { interest, .. }) = s.poll_action() {
+            sent.push((t, interest.name.seq.unwrap()));
+        }
+    }
+    // seq 2 at 8 ms; then seq 1 and 2 are pending and answered never: n = 1 flow, 8 ms apart
+    assert_eq!(sent, vec![(8, 2), (16, 3), (24, 4)]);
+    // a second flow active: each flow's gap doubles
+    let mut s = HbhShaper::new(HrIcpConfig {
+        fair_rate: true,
+        ..Default::default()
+    });
+    out(&mut s, &fs, 1, 1, false);
+    out(&mut s, &fs, 2, 1, false);
+    out(&mut s, &fs, 1, 2, false);
+    out(&mut s, &fs, 1, 3, false);
+    s.on_timeout(ms(8), &fs); // seq 2 leaves (its gap was set while flow 1 was alone)
+    assert!(matches!(
+        s.poll_action(),
+        Some(ModuleAction::SendInterest { .. })
+    ));
+    s.on_timeout(ms(16), &fs);
+    assert_eq!(s.poll_action(), None, "two flows pending: 16 ms per flow");
+    assert_eq!(
+        s.poll_timeout(),
+        Some(ms(18)),
+        "the sweep, before the flow's 24 ms"
+    );
+    s.on_timeout(ms(24), &fs);
+    assert!(matches!(
+        s.poll_action(),
+        Some(ModuleAction::SendInterest { .. })
+    ));
+}

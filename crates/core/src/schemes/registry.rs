@@ -348,6 +348,15 @@ impl CongestionController for Controller {
     fn on_send(&mut self, now: Instant, seq: u64, retransmission: bool) {
         self.inner_mut().on_send(now, seq, retransmission)
     }
+    fn timeout_at(
+        &mut self,
+        now: Instant,
+        seq: u64,
+        sent: Instant,
+        rtt: &RttEstimator,
+    ) -> Option<Instant> {
+        self.inner_mut().timeout_at(now, seq, sent, rtt)
+    }
     fn on_data(&mut self, now: Instant, sig: &DataSignal) {
         self.inner_mut().on_data(now, sig)
     }

@@ -7,7 +7,7 @@ use super::{AppLoc, Parts, World};
 use crate::spec::{
     AppKind, ClockSpec, EngineSpec, GapDistSpec, QueueSpec, ScenarioSpec, SpecError, WaitSpec,
 };
-use ndncc_core::app::{App, Consumer, ConsumerConfig, Producer, ProducerConfig};
+use ndncc_core::app::{App, Consumer, ConsumerConfig, Placement, Producer, ProducerConfig};
 use ndncc_core::control::ControllerComponent;
 use ndncc_core::face::QueueLimit;
 use ndncc_core::forwarder::{Forwarder, ForwarderConfig};
@@ -72,6 +72,46 @@ fn router_module(spec: &ScenarioSpec, node: &crate::spec::NodeSpec) -> RouterMod
     }
 }
 
+/// A producer's share of its prefix's blocks: the interval after the shares of the producers of
+/// the same prefix listed before it; the draws come from the prefix's own placement stream.
+fn placement(
+    spec: &ScenarioSpec,
+    index: usize,
+    p: &crate::spec::ProducerSpec,
+) -> Result<Option<Placement>, SpecError> {
+    let Some(share) = p.share else {
+        return Ok(None);
+    };
+    let shares = |apps: &[crate::spec::AppSpec]| -> f64 {
+        apps.iter()
+            .filter_map(|a| match &a.app {
+                AppKind::Producer(q) if q.prefix == p.prefix => q.share,
+                _ => None,
+            })
+            .sum()
+    };
+    let lo = shares(&spec.apps[..index]);
+    if shares(&spec.apps) > 1.0 + 1e-9 {
+        return Err(SpecError(format!(
+            "the shares of the producers of {} add up to more than 1",
+            p.prefix
+        )));
+    }
+    let key = RngStream::new(
+        spec.seed,
+        spec.run,
+        StreamKind::App,
+        name_key(&["placement", &p.prefix]),
+    )
+    .next_u64();
+    Ok(Some(Placement {
+        key,
+        lo,
+        hi: lo + share,
+        block: p.placement_block.unwrap_or(1),
+    }))
+}
+
 fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App, SpecError> {
     let a = &spec.apps[index];
     let prefix_of = |p: &str| {
@@ -87,6 +127,7 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
             freshness: Duration(p.freshness_ns),
             content_segments: p.content_segments,
             processing_delay: Duration(p.processing_delay_ns),
+            placement: placement(spec, index, p)?,
         })),
         AppKind::Consumer(c) => {
             let controller = c.controller.build();

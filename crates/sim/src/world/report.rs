@@ -86,7 +86,7 @@ impl<'a> World<'a> {
                         .map(|d| d.full_delay.as_secs_f64() * 1e3)
                         .collect();
                     let ratio =
-                        (st.requested > 0).then(|| st.data_received as f64 / st.requested as f64);
+                        (st.requested > 0).then(|| st.completed as f64 / st.requested as f64);
                     consumers.push(ConsumerSummary {
                         name: a.name.clone(),
                         node: node_name,

@@ -15,11 +15,15 @@
 //! ```
 //!
 //! A delayed Interest waits in the interface's delay queue (not counted in Q) and is sent after
-//! the delay interval (default: the interface's smoothed RTT). Q_release = 0.3·C, Q_min = 0.4·C,
+//! the delay interval (default: the interface's smoothed RTT), then joins the interface's
+//! outgoing Interest queues: one per flow, served round robin, each Interest taking the time its
+//! Data will take on the interface's link (the seed's DRR charged by the Data size; with equal
+//! chunks, round robin); an Interest that finds these queues empty and is not delayed leaves at
+//! once. Q_release = 0.3·C, Q_min = 0.4·C,
 //! Q_max = 0.9·C, P₀ = 0.3, C the interface's buffer [OPEN: 2 600 KB, the total of seed 001's
 //! buffers]. The hooks do not tell an Interest's incoming face, so the interface of a flow is
 //! learnt from the face its Data go out on; a flow whose Data have not been seen yet is not
-//! shaped. The per-flow DRR of the seed's Interest queues is not modelled (see the docs).
+//! shaped.
 
 use crate::face::{Face, FaceId, QueueLimit};
 use crate::name::{Name, NameId};
@@ -69,6 +73,12 @@ pub struct Iface {
     queued: FxHashMap<NameId, f64>,
     /// Delayed Interests, in the order they were delayed.
     delayed: VecDeque<Delayed>,
+    /// The outgoing Interest queues (released or queued behind released ones), per flow, and
+    /// the round-robin order of the flows with a non-empty queue.
+    outq: FxHashMap<NameId, VecDeque<Delayed>>,
+    rr: VecDeque<NameId>,
+    /// When the outgoing queues may send their next Interest.
+    next_send: Instant,
     /// Smoothed RTT of Interests sent for this interface (ns).
     srtt: Option<f64>,
     /// Interests delayed (counted once each), and discarded after waiting their lifetime.
@@ -92,6 +102,17 @@ impl Iface {
     }
     pub fn delayed_len(&self) -> usize {
         self.delayed.len()
+    }
+    /// Interests in the outgoing queues.
+    pub fn queued_len(&self) -> usize {
+        self.outq.values().map(VecDeque::len).sum()
+    }
+    fn enqueue(&mut self, d: Delayed) {
+        let q = self.outq.entry(d.interest.name.base).or_default();
+        if q.is_empty() {
+            self.rr.push_back(d.interest.name.base);
+        }
+        q.push_back(d);
     }
 }
 
@@ -169,14 +190,27 @@ impl Fisp {
         rng: &mut RngStream,
     ) -> InterestVerdict {
         let flow = interest.name.base;
+        // an Interest to a local producer owes nothing upstream: its Data come back at once
+        // (and a producer that does not hold the chunk never answers, which would count
+        // phantom Data in q_i until the lifetime ends)
+        if faces.get(up.0 as usize).is_some_and(Face::is_app) {
+            return InterestVerdict::Admit;
+        }
         let Some(&i) = self.flow_iface.get(&flow) else {
             return InterestVerdict::Admit;
         };
-        // a new transmission of a name supersedes a delayed one (the forwarder would not send
-        // the old one any more)
-        self.ifaces[i]
-            .delayed
-            .retain(|d| d.interest.name != interest.name);
+        // a new transmission of a name on the same face supersedes a delayed one (the
+        // forwarder would not send the old one any more); a copy for another face (multicast)
+        // is another Interest
+        let stale = |d: &Delayed| d.interest.name == interest.name && d.face == up;
+        let f = &mut self.ifaces[i];
+        f.delayed.retain(|d| !stale(d));
+        if let Some(q) = f.outq.get_mut(&flow) {
+            q.retain(|d| !stale(d));
+            if q.is_empty() {
+                f.rr.retain(|&x| x != flow);
+            }
+        }
         if self.must_delay(i, flow, faces, rng) {
             let wait = self.delay_interval(i);
             let f = self.iface(i);
@@ -189,8 +223,53 @@ impl Fisp {
             f.delayed_total += 1;
             return InterestVerdict::Hold;
         }
+        if !self.ifaces[i].rr.is_empty() {
+            // the outgoing queues hold Interests: this one waits its turn behind them
+            self.ifaces[i].enqueue(Delayed {
+                until: now,
+                since: now,
+                face: up,
+                interest: *interest,
+            });
+            self.pump(now, i, faces);
+            return InterestVerdict::Hold;
+        }
         self.sent(now, i, interest);
         InterestVerdict::Admit
+    }
+
+    /// Serves the outgoing queues of interface `i`: round robin over the flows, one Interest
+    /// per the time its Data take on the interface's link (none without a bandwidth).
+    fn pump(&mut self, now: Instant, i: usize, faces: &[Face]) {
+        while self.ifaces[i].next_send <= now {
+            let f = &mut self.ifaces[i];
+            let Some(flow) = f.rr.pop_front() else {
+                return;
+            };
+            let q = f.outq.get_mut(&flow).expect("a queue per flow in rr");
+            let d = q.pop_front().expect("flows in rr have Interests");
+            if !q.is_empty() {
+                f.rr.push_back(flow);
+            }
+            if now.saturating_since(d.since) >= d.interest.lifetime {
+                f.expired += 1;
+                continue;
+            }
+            let segments = d.interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
+            let bits = f64::from(segments) * self.p.segment_bytes * 8.0;
+            let gap = faces
+                .get(i)
+                .and_then(|face| face.bandwidth)
+                .map_or(Duration::ZERO, |b| {
+                    Duration((bits * 1e9 / b.0 as f64) as u64)
+                });
+            self.ifaces[i].next_send = now + gap;
+            self.sent(now, i, &d.interest);
+            self.actions.push_back(ModuleAction::SendInterest {
+                face: d.face,
+                interest: d.interest,
+            });
+        }
     }
 
     /// Phases 3 and 2 for an Interest of `flow` on interface `i`: Q > Q_max delays it; while
@@ -208,13 +287,18 @@ impl Fisp {
         self.q_flow(i, flow) >= self.p.q_min * cap / n && rng.chance(self.p.delay_probability(q))
     }
 
+    /// The delay interval: `delay`, else the interface's smoothed RTT; never shorter than
+    /// phase 1's period (a zero interval would re-check a delayed Interest at the same instant
+    /// for ever).
     fn delay_interval(&self, i: usize) -> Duration {
-        if self.p.delay > Duration::ZERO {
-            return self.p.delay;
-        }
-        self.ifaces[i]
-            .srtt
-            .map_or(self.p.fallback, |s| Duration(s.round() as u64))
+        let d = if self.p.delay > Duration::ZERO {
+            self.p.delay
+        } else {
+            self.ifaces[i]
+                .srtt
+                .map_or(self.p.fallback, |s| Duration(s.round() as u64))
+        };
+        d.max(self.p.period)
     }
 
     /// An Interest for interface `i` goes upstream: it owes its Data to q_i.
@@ -305,6 +389,12 @@ impl Fisp {
             .ifaces
             .iter()
             .filter_map(|f| f.delayed.front().map(|d| d.until))
+            .chain(
+                self.ifaces
+                    .iter()
+                    .filter(|f| !f.rr.is_empty())
+                    .map(|f| f.next_send),
+            )
             .min();
         Some(release.map_or(self.next_check, |r| r.min(self.next_check)))
     }
@@ -351,20 +441,17 @@ impl Fisp {
                     self.release(now, i, d);
                 }
             }
+            self.pump(now, i, faces);
         }
     }
 
-    /// Sends a delayed Interest (unless its lifetime is over).
+    /// A delayed Interest joins the outgoing queues (unless its lifetime is over).
     fn release(&mut self, now: Instant, i: usize, d: Delayed) {
         if now.saturating_since(d.since) >= d.interest.lifetime {
             self.ifaces[i].expired += 1;
             return;
         }
-        self.sent(now, i, &d.interest);
-        self.actions.push_back(ModuleAction::SendInterest {
-            face: d.face,
-            interest: d.interest,
-        });
+        self.ifaces[i].enqueue(d);
     }
 
     pub fn poll_action(&mut self) -> Option<ModuleAction> {

@@ -365,3 +365,113 @@ fn interval_is_the_interfaces_smoothed_rtt_and_stale_copies_are_dropped() {
     f.on_timeout(ms(4_001), &fs, &mut r);
     assert_eq!((f.poll_action(), f.ifaces[0].expired), (None, 1));
 }
+
+/// Multi-source (seed 001 Fig. 7): an Interest to a local producer owes nothing (a producer
+/// that does not hold the chunk never answers); multicast copies of one Interest on two
+/// upstream faces are delayed independently and owe one chunk, not two.
+#[test]
+fn local_producers_owe_nothing_and_multicast_copies_are_distinct() {
+    let mut f = fisp(params());
+    let mut fs = faces();
+    fs.push(Face::new(
+        FaceId(2),
+        FaceKind::App { app: 0 },
+        QueueLimit::Packets(100),
+    ));
+    let mut r = rng();
+    assert_eq!(
+        f.on_interest_out(ms(0), FaceId(2), &chunk(1, 1), &fs, &mut r),
+        InterestVerdict::Admit
+    );
+    assert_eq!(f.ifaces[0].q_i(), 0.0, "nothing owed to a local producer");
+    // two upstream faces (multicast): one chunk owed
+    let up2 = FaceId(3);
+    fs.push(Face::new(
+        up2,
+        FaceKind::Net { peer: 9, link: 9 },
+        QueueLimit::Bytes(1_000_000),
+    ));
+    f.on_interest_out(ms(0), UP, &chunk(1, 2), &fs, &mut r);
+    f.on_interest_out(ms(0), up2, &chunk(1, 2), &fs, &mut r);
+    assert_eq!(f.ifaces[0].q_i(), 32.0 * KB, "one chunk owed, not two");
+    // above Q_max both copies are held, each for its own face
+    queue(&mut f, &mut fs, 1, 95);
+    for up in [UP, up2] {
+        assert_eq!(
+            f.on_interest_out(ms(1), up, &chunk(1, 3), &fs, &mut r),
+            InterestVerdict::Hold
+        );
+    }
+    assert_eq!(f.ifaces[0].delayed_len(), 2);
+}
+
+/// A zero smoothed RTT (a producer answering at once) must not give a zero delay interval:
+/// the interval is never shorter than phase 1's period.
+#[test]
+fn the_delay_interval_is_at_least_the_period() {
+    let mut f = fisp(FispParams {
+        delay: Duration::ZERO,
+        ..params()
+    });
+    let fs = faces();
+    let mut r = rng();
+    f.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r);
+    f.on_data_in(ms(0), &data(1, 1), Some(ms(0)));
+    assert_eq!(f.delay_interval(0), Duration::from_millis(10));
+    let mut g = fisp(FispParams {
+        delay: Duration::from_millis(3),
+        ..params()
+    });
+    g.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r);
+    assert_eq!(g.delay_interval(0), Duration::from_millis(10));
+}
+
+/// The outgoing queues (the seed's DRR): released Interests leave one per the time their Data
+/// take on the interface's link, round robin over the flows; a new Interest that finds them
+/// non-empty waits behind them.
+#[test]
+fn released_interests_leave_at_the_data_rate_round_robin() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    fs[0].bandwidth = Some(crate::time::BitRate(32_000_000)); // a 32 KB chunk: 8 ms
+    let mut r = rng();
+    queue(&mut f, &mut fs, 1, 91);
+    for (flow, s) in [(1, 0), (1, 1), (1, 2), (2, 0)] {
+        assert_eq!(
+            f.on_interest_out(ms(0), UP, &chunk(flow, s), &fs, &mut r),
+            InterestVerdict::Hold
+        );
+    }
+    // phase 4: the queue drains below Q_release, all four are released at the first check (0)
+    for _ in 0..91 {
+        let (p, _) = fs[0].dequeue(ms(1)).unwrap();
+        f.on_queue(DOWN, &p, false, &fs);
+    }
+    f.on_timeout(ms(0), &fs, &mut r);
+    let mut times = Vec::new();
+    let mut t = 0;
+    while times.len() < 4 && t < 100 {
+        if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
+            f.on_timeout(ms(t), &fs, &mut r);
+        }
+        while let Some(ModuleAction::SendInterest { interest, .. }) = f.poll_action() {
+            times.push((t, interest.name.base.0, interest.name.seq.unwrap()));
+        }
+        // a new Interest of flow 2 while the queues hold some: it waits its turn
+        if t == 1 {
+            assert_eq!(
+                f.on_interest_out(ms(1), UP, &chunk(2, 1), &fs, &mut r),
+                InterestVerdict::Hold
+            );
+        }
+        t += 1;
+    }
+    assert_eq!(
+        times,
+        vec![(0, 1, 0), (8, 2, 0), (16, 1, 1), (24, 2, 1)],
+        "one per 8 ms, flows alternating"
+    );
+}

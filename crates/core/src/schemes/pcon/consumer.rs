@@ -18,7 +18,8 @@
 //! timeout takes the same gated decrease and the Interest is sent again. RTO (ndnSIM's
 //! `RttMeanDeviation`): gains 1/8 and 1/4, variance = sample/2 on the first sample, 1 s before
 //! any, RTO = min(max_rto, max(min_rto·m, m·(SRTT + 4·var))), m doubling per timeout up to 64
-//! and back to 1 on a sample (Karn: only Interests sent once give samples).
+//! and back to 1 on a sample (Karn: only Interests sent once give samples). As ndnSIM's
+//! consumer, timeouts are declared at checks every 50 ms, against the RTO at that check.
 
 use crate::app::controller::{CongestionController, DataSignal, Loss, NackSignal, Target};
 use crate::mechanisms::rtt_estimator::RttEstimator;
@@ -57,6 +58,10 @@ crate::scheme_config! {
         max_rto: Duration = Duration::from_secs(200), Kind::POSITIVE_TIME, "time";
         /// The largest back-off multiplier m (ndnSIM: 64).
         max_multiplier: u32 = 64, Kind::Integer { min: 1, max: 1 << 20 }, "";
+        /// ndnSIM's `RetxTimer`: every this often (from the start of the run) the consumer
+        /// declares timed out the Interests with now − sent ≥ the RTO at that check (50 ms);
+        /// 0 = each Interest times out at its send time + the RTO then, exactly.
+        check_interval: Duration = Duration::from_millis(50), Kind::TIME, "time";
     }
 }
 
@@ -100,6 +105,9 @@ pub struct ConsumerPcon {
     samples: u64,
     /// The RTO back-off multiplier m.
     pub multiplier: u32,
+    /// The check instant being handled and the RTO read at its start (ndnSIM reads it once
+    /// per check, before the timeouts of that check double m).
+    check: Option<(Instant, Duration)>,
     /// Decreases made, and those the conservative window adaptation suppressed.
     pub decreases: u64,
     pub suppressed: u64,
@@ -120,6 +128,7 @@ impl ConsumerPcon {
             var: 0.0,
             samples: 0,
             multiplier: 1,
+            check: None,
             decreases: 0,
             suppressed: 0,
             cfg,
@@ -178,6 +187,15 @@ impl ConsumerPcon {
         Duration::from_secs_f64(rto)
     }
 
+    /// The first check instant (a multiple of `check_interval`) at or after `t`.
+    fn next_check(&self, t: Instant) -> Instant {
+        let step = self.cfg.check_interval.0;
+        if step == 0 {
+            return t;
+        }
+        Instant(t.0.div_ceil(step) * step)
+    }
+
     fn sample(&mut self, rtt: Duration) {
         let m = rtt.as_secs_f64();
         if self.samples == 0 {
@@ -217,6 +235,31 @@ impl CongestionController for ConsumerPcon {
     fn on_timeout(&mut self, now: Instant, _seq: u64) {
         self.decrease(now);
         self.multiplier = (self.multiplier * 2).min(self.cfg.max_multiplier);
+    }
+    fn timeout_at(
+        &mut self,
+        now: Instant,
+        _seq: u64,
+        sent: Instant,
+        _rtt: &RttEstimator,
+    ) -> Option<Instant> {
+        if self.cfg.check_interval == Duration::ZERO {
+            return None; // exact deadlines: the send + the RTO at the send
+        }
+        let check = self.next_check(now);
+        if check > now {
+            return Some(check);
+        }
+        let rto = match self.check {
+            Some((t, rto)) if t == now => rto,
+            _ => {
+                let rto = self.current_rto();
+                self.check = Some((now, rto));
+                rto
+            }
+        };
+        let due = sent + rto;
+        (due > now).then(|| self.next_check(due))
     }
     /// A Nack changes nothing (ndnSIM ignores it; see `docs/schemes/pcon.md`).
     fn on_nack(&mut self, _now: Instant, _sig: &NackSignal) {}

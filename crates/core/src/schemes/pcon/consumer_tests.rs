@@ -261,3 +261,31 @@ fn harness_marks_and_a_timeout_with_conservative_window_adaptation() {
         assert!(cuts[2].0.saturating_since(cuts[1].0) >= Duration::from_millis(200));
     }
 }
+
+/// ndnSIM's timeout check: every 50 ms from the start, against the RTO read at that check (once
+/// per check, before its timeouts double m); an Interest whose send + RTO is later waits for the
+/// first check after it.
+#[test]
+fn timeouts_are_declared_at_50_ms_checks_against_the_current_rto() {
+    let ms = |x: u64| Instant(x * 1_000_000);
+    let mut c = ConsumerPcon::new(ConsumerPconConfig::default());
+    let est = RttEstimator::default();
+    c.on_data(ms(0), &data(0, false, 100)); // RTO 300 ms
+                                            // the timer set at the send (1 010 ms + 300 ms) fires between checks: put off to 1 350 ms
+    assert_eq!(c.timeout_at(ms(1310), 1, ms(1010), &est), Some(ms(1350)));
+    assert_eq!(c.timeout_at(ms(1350), 1, ms(1010), &est), None);
+    c.on_timeout(ms(1350), 1); // m = 2: RTO 600 ms from now on
+                               // the same check reads the RTO it started with: 1 020 + 300 ≤ 1 350
+    assert_eq!(c.timeout_at(ms(1350), 2, ms(1020), &est), None);
+    c.on_timeout(ms(1350), 2); // m = 4
+                               // the next check reads the backed-off RTO (1 200 ms): put off to the check after 2 280 ms
+    assert_eq!(c.timeout_at(ms(1400), 3, ms(1080), &est), Some(ms(2300)));
+    // exact deadlines with check_interval = 0
+    let mut e = ConsumerPcon::new(ConsumerPconConfig {
+        check_interval: Duration::ZERO,
+        ..Default::default()
+    });
+    e.on_data(ms(0), &data(0, false, 100));
+    e.on_timeout(ms(1000), 0); // m = 2: a later RTO does not delay a timer already set
+    assert_eq!(e.timeout_at(ms(1310), 1, ms(1010), &est), None);
+}

@@ -1,0 +1,236 @@
+"""Seed 001: CHoPCoP (REM + FISP + RIC over chunks) and its baselines ICP, HR-ICP and ICTP.
+
+Every experiment of §V on the paper's topologies (`scenarios/chopcop/`): the baseline (Fig. 4,
+5), FISP against a non-cooperative receiver (Table I, Fig. 6), multi-source timeouts (Table II)
+and throughput (Fig. 8), fairness (Fig. 10), FISP against HR-ICP's quota-based HbH (Fig. 11)
+and the 7-node topology (Table III). The rows are in `chopcop_rows.py`, the figures in
+`chopcop_plots.py`; the choices behind every run are in `docs/schemes/chopcop.md`.
+
+Throughput everywhere is the paper's "average data delivery rate" of *complete* chunks: a chunk
+counts when its 32nd segment arrives (32 × 1 024 B), so a chunk that lost a segment delivers
+nothing — the reading of Table I's delivery ratio (see `docs/schemes/chopcop.md`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..sweep import Job, Outcome
+from .common import scenario_root
+
+PAPER = "chopcop"
+TITLE = "CHoPCoP and its baselines ICP, HR-ICP, ICTP (seed 001)"
+
+SCHEMES = ["chopcop", "ictp", "icp", "hr-icp"]
+LABEL = {"chopcop": "CHoPCoP", "ictp": "ICTP", "icp": "ICP", "hr-icp": "HR-ICP"}
+CHUNK_BITS = 32 * 1024 * 8  # a chunk: 32 segments of 1 KB (1 024 B)
+#: HR-ICP's router part: the quota shaper, its chunk Interests owing 32 × 1 KB
+HBH = {"hbh": {"segment_size": "1024B"}}
+#: ICP's fixed timer τ: part 1's documented default, below the ≈ 410 ms loaded round trip of
+#: the baseline (110 ms + a full 1 500 KB queue), as seed 001 says of ICP's setting
+ICP_TAU = "300ms"
+#: ICTP's initial ssthresh (in chunks): 0 = RFC 5681's "arbitrarily high"
+ICTP_SSTHRESH = 0
+CIRS = [140, 160, 200]  # Table I, chunk Interests/s
+#: the non-cooperative receiver's Interest lifetime: long enough that FISP's delayed Interests
+#: are never discarded (the seed's Click receiver has no lifetime we know of)
+CIR_LIFETIME = "60s"
+DELTAS = [2, 6]
+E_RATES = [40, 60, 80, 100, 120, 140, 160, 180]  # Fig. 11, E's chunk Interests/s
+E_RATES_QUICK = [40, 100, 160, 180]
+D_RATE = 20
+#: Fig. 11's router parts: FISP, HR-ICP's quota HbH (the seed's), and its fair-rate variant
+SHAPERS = ("fisp", "hbh", "hbh-rate")
+
+
+def dur(quick: bool) -> dict[str, float]:
+    """Run lengths (s) per experiment: full and quick tiers."""
+    if quick:
+        return dict(
+            baseline=15, cir_send=40, cir_tail=16, multi=12, fair_e=8, fair=30, hbh=10, seven=12
+        )
+    return dict(
+        baseline=40, cir_send=0, cir_tail=20, multi=30, fair_e=20, fair=40, hbh=20, seven=30
+    )
+
+
+def scheme_overrides(scheme: str, apps: list[str]) -> dict:
+    """Turns a CHoPCoP scenario into one of the baselines: the receivers' controller and the
+    routers' module (CHoPCoP: REM + FISP; ICP and ICTP: none; HR-ICP: HbH's quota shaper)."""
+    if scheme == "chopcop":
+        return {}
+    ov: dict = {"defaults.node.schemes": HBH if scheme == "hr-icp" else {}}
+    for a in apps:
+        if scheme == "ictp":
+            ov[f"apps[{a}].controller"] = "ictp"
+            ov[f"apps[{a}].initial_ssthresh"] = ICTP_SSTHRESH
+        else:
+            ov[f"apps[{a}].controller"] = "icp"
+            ov[f"apps[{a}].tau"] = ICP_TAU
+    return ov
+
+
+def constant_rate(app: str, rate: float, chunks: int | None = None) -> dict:
+    """A non-cooperative receiver: `rate` chunk Interests/s, deaf to marks, no re-asks."""
+    ov = {
+        f"apps[{app}].controller": "constant-rate",
+        f"apps[{app}].rate": rate,
+        f"apps[{app}].lifetime": CIR_LIFETIME,
+    }
+    if chunks is not None:
+        ov[f"apps[{app}].max_seq"] = chunks
+    return ov
+
+
+KEEP = ("series", "face_series", "delays")
+
+
+def jobs(quick: bool) -> list[Job]:
+    root = scenario_root() / PAPER
+    d = dur(quick)
+    base, multi = str(root / "baseline.toml"), str(root / "multi-source.toml")
+    fair, seven = str(root / "fairness.toml"), str(root / "seven-node.toml")
+    out = []
+    for s in SCHEMES:
+        ov = {"scenario.duration": f"{d['baseline']}s", **scheme_overrides(s, ["receiver"])}
+        out.append(Job(f"baseline/{s}", base, ov, keep=KEEP))
+    if not quick:
+        for tau in ("150ms", "200ms", "400ms"):
+            ov = {"scenario.duration": f"{d['baseline']}s", **scheme_overrides("icp", ["receiver"])}
+            ov["apps[receiver].tau"] = tau
+            out.append(Job(f"baseline/icp tau={tau}", base, ov, keep=("delays",)))
+    for cir in CIRS:
+        for fisp in (True, False):
+            chunks, send = cir_chunks(cir, quick)
+            ov = {
+                "scenario.duration": f"{send + d['cir_tail']:g}s",
+                "defaults.node.schemes.chopcop.fisp": fisp,
+                **constant_rate("receiver", cir, chunks),
+            }
+            out.append(Job(cir_key(cir, fisp), base, ov, keep=KEEP))
+    for delta in DELTAS:
+        ov = {"scenario.duration": "5s", "apps[receiver].max_seq": 100}
+        ov["apps[receiver].delta"] = delta
+        out.append(Job(delta_key(delta), multi, ov, keep=KEEP))
+    for s in SCHEMES:
+        ov = {"scenario.duration": f"{d['multi']}s", **scheme_overrides(s, ["receiver"])}
+        out.append(Job(f"multi-source/{s}", multi, ov, keep=KEEP))
+    ov = {"scenario.duration": f"{d['fair']}s", "apps[e].start": f"{d['fair_e']}s"}
+    out.append(Job("fairness", fair, ov, keep=KEEP))
+    for e in E_RATES_QUICK if quick else E_RATES:
+        for shaper in SHAPERS:
+            ov = {
+                "scenario.duration": f"{d['hbh']}s",
+                "apps[e].start": "0s",
+                **constant_rate("d", D_RATE),
+                **constant_rate("e", e),
+            }
+            if shaper == "hbh":  # FISP: the scenario's CHoPCoP routers
+                ov["defaults.node.schemes"] = HBH
+            elif shaper == "hbh-rate":  # HR-ICP's rate-based HbH (an option; not the seed's)
+                ov["defaults.node.schemes"] = {"hbh": {**HBH["hbh"], "fair_rate": True}}
+            out.append(Job(hbh_key(e, shaper), fair, ov, keep=("delays", "face_series")))
+    for s in SCHEMES:
+        ov = {"scenario.duration": f"{d['seven']}s", **scheme_overrides(s, ["f", "g"])}
+        out.append(Job(f"seven-node/{s}", seven, ov, keep=KEEP))
+    return out
+
+
+def cir_chunks(cir: int, quick: bool) -> tuple[int, float]:
+    """Chunks the non-cooperative receiver asks for and how long that takes (s): the paper's
+    whole 320 MB file (10 000 chunks), or `cir_send` seconds of it in the quick tier."""
+    if quick:
+        send = dur(quick)["cir_send"]
+        return cir * send, float(send)
+    return 10_000, 10_000 / cir
+
+
+def cir_key(cir: int, fisp: bool) -> str:
+    return f"table-1/CIR {cir} {'with' if fisp else 'without'} FISP"
+
+
+def delta_key(delta: int) -> str:
+    return f"table-2/delta {delta}"
+
+
+def hbh_key(e: int, shaper: str) -> str:
+    return f"fig-11/{shaper} E {e}"
+
+
+# ---- metrics -------------------------------------------------------------------------------
+
+
+def completions(o: Outcome, app: str) -> np.ndarray:
+    """Instants (s) at which `app` completed a chunk."""
+    d = o.frames["delays"]
+    return np.sort(d.loc[d["app_name"] == app, "time_s"].to_numpy())
+
+
+def goodput(o: Outcome, app: str, lo: float, hi: float) -> float:
+    """Complete chunks delivered to `app` in (lo, hi], in Mbit/s."""
+    t = completions(o, app)
+    n = int(((t > lo) & (t <= hi + 1e-9)).sum())
+    return n * CHUNK_BITS / (hi - lo) / 1e6
+
+
+def transfer_goodput(o: Outcome, app: str, asking: float = 0.0) -> float:
+    """Complete chunks over the transfer, in Mbit/s: from the start to the last completion, or
+    to the end of the `asking` seconds the receiver spent sending if that is later (a
+    transfer that ends before the run does)."""
+    t = completions(o, app)
+    return len(t) * CHUNK_BITS / max(t[-1], asking) / 1e6 if len(t) else 0.0
+
+
+def app_summary(o: Outcome, app: str) -> dict:
+    return next(a for a in o.summary["apps"] if a["name"] == app)
+
+
+def window(o: Outcome, app: str, lo: float, hi: float) -> tuple[float, float]:
+    """Mean and standard deviation of `app`'s window (chunks) over the bins in (lo, hi]."""
+    s = o.frames["series"]
+    w = s.loc[(s["app_name"] == app) & (s["time_s"] > lo) & (s["time_s"] <= hi + 1e-9), "window"]
+    w = w.dropna()
+    return (float(w.mean()), float(w.std())) if len(w) else (float("nan"), float("nan"))
+
+
+def queue_kb(o: Outcome, node: str, peer: str, lo: float, hi: float) -> tuple[float, float]:
+    """Mean and sd of `node`'s transmit queue towards `peer` (KB, sampled every bin)."""
+    f = o.frames["face_series"]
+    f = f[(f["node_name"] == node) & (f["peer_name"] == peer)]
+    q = f.loc[(f["time_s"] > lo) & (f["time_s"] <= hi + 1e-9), "queue_bytes"] / 1000
+    return float(q.mean()), float(q.std())
+
+
+def fisp_q_kb(o: Outcome, node: str, peer: str, lo: float, hi: float) -> float:
+    """Mean of FISP's Q = q_d + γ·q_i (γ = 1) on `node`'s interface towards `peer` (KB)."""
+    f = o.frames["face_series"]
+    f = f[(f["node_name"] == node) & (f["peer_name"] == peer)]
+    f = f[(f["time_s"] > lo) & (f["time_s"] <= hi + 1e-9)]
+    return float((f["queue_bytes"] + f["scheme_fisp_owed"].fillna(0)).mean() / 1000)
+
+
+def drops(o: Outcome, node: str, peer: str) -> int:
+    return sum(f["drops"] for f in o.summary["faces"] if f["node"] == node and f["peer"] == peer)
+
+
+# ---- comparison, figures, report -----------------------------------------------------------
+
+
+def compare(res: dict[str, Outcome], quick: bool) -> list:
+    from .chopcop_rows import rows
+
+    return rows(res, quick)
+
+
+def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
+    from .chopcop_plots import figures as draw
+
+    return draw(res, out, quick)
+
+
+def report_sections(res: dict[str, Outcome], quick: bool) -> list[tuple[str, str]]:
+    from .chopcop_rows import report_sections as sections
+
+    return sections(res, quick)

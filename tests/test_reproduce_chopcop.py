@@ -1,0 +1,133 @@
+"""`ndncc reproduce chopcop --quick` (seed 001, CHoPCoP and its baselines): every experiment's
+rows are there, the required comparisons hold except the differences docs/schemes/chopcop.md
+explains, and the figures have data and units (the quick tier takes about 25 s on 2 cores)."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+from ndncc import experiments
+from ndncc.experiments import chopcop, common
+from ndncc.experiments.common import COMPARISON_COLUMNS
+
+
+@pytest.fixture(scope="module")
+def drawn():
+    return {}
+
+
+@pytest.fixture(scope="module")
+def rep(tmp_path_factory, drawn):
+    save = common.save_figure
+
+    def record(fig, path):
+        drawn[path.name] = fig
+        return save(fig, path)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(common, "save_figure", record)
+        import ndncc.experiments.chopcop_plots as plots
+
+        mp.setattr(plots, "save_figure", record)
+        return experiments.reproduce(
+            "chopcop", tmp_path_factory.mktemp("chopcop"), quick=True, n_jobs=2
+        )
+
+
+# Required rows that do not hold, each explained in docs/schemes/chopcop.md ("Where we
+# differ"): the test fails if another one fails, and also if one of these starts to hold.
+KNOWN_DIFFERENCES = {
+    # our ICP and HR-ICP keep the 40 Mbit/s link busy (re-asks of missing offsets only, a
+    # halved window above the path's BDP); the paper's lose ~half to false timeouts
+    ("throughput ordering CHoPCoP > ICTP > ICP ≈ HR-ICP", "CHoPCoP / ICTP / ICP / HR-ICP"),
+    # FISP's phase 3 (Q > Q_max) delays D's Interests too: in the quick tier's 7 s window D
+    # gets 9 % less under FISP than under HbH (8.5 % in the full tier, within its 10 %)
+    ("D's throughput the same under FISP and HbH", "every E rate"),
+}
+
+
+def test_required_comparisons_hold(rep):
+    required = [r for r in rep.rows if r.checked and not r.tolerance.startswith("goal")]
+    failed = {(r.metric, r.condition) for r in required if not r.within}
+    assert failed == KNOWN_DIFFERENCES, sorted(failed)
+    assert len(required) >= 25
+
+
+def test_every_seed_001_experiment_has_rows(rep):
+    experiments_ = {r.experiment for r in rep.rows}
+    for name in (
+        "baseline (Fig. 4, 5)",
+        "FISP vs non-cooperative receiver (Table I, Fig. 6)",
+        "multi-source timeouts (Table II)",
+        "multi-source REM (Fig. 8)",
+        "fairness (Fig. 10)",
+        "FISP vs HbH (Fig. 11)",
+        "7-node topology (Table III)",
+    ):
+        assert name in experiments_, name
+
+
+def test_table_1_delivery_counts_complete_chunks(rep):
+    """Without FISP at CIR 200 most segments arrive but almost no chunk is complete."""
+    rows = {(r.metric, r.condition): r for r in rep.rows}
+    cond = "CIR 200/s, without FISP"
+    ratio = rows[("delivery ratio (complete chunks / chunks asked)", cond)].ours
+    segments = rows[("segments received / segments asked", cond)].ours
+    assert ratio < 0.2 < 0.5 < segments
+    for cir in chopcop.CIRS:
+        assert (
+            rows[
+                ("delivery ratio (complete chunks / chunks asked)", f"CIR {cir}/s, with FISP")
+            ].ours
+            == 1.0
+        )
+
+
+def test_paper_column_holds_only_the_papers_numbers(rep):
+    """Our own checks leave `paper` empty; every expected value has its source."""
+    for r in rep.rows:
+        if r.expected is not None:
+            assert r.expected_source
+    ours = [r for r in rep.rows if "throughput (timeouts)" in r.metric]
+    assert ours and all(r.paper is None for r in ours)
+    t3 = [r for r in rep.rows if r.metric.endswith("F / G / total")]
+    assert [r.paper for r in t3] == [list(chopcop_rows_table_3(s)) for s in chopcop.SCHEMES]
+
+
+def chopcop_rows_table_3(scheme):
+    from ndncc.experiments.chopcop_rows import TABLE_3
+
+    return TABLE_3[scheme]
+
+
+def test_comparison_csv_and_report(rep):
+    with open(rep.comparison, newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == COMPARISON_COLUMNS
+    within = COMPARISON_COLUMNS.index("within")
+    tol = COMPARISON_COLUMNS.index("tolerance")
+    assert {r[within] for r in rows[1:] if r[tol] == "reported"} == {"n/a"}
+    text = rep.report.read_text()
+    assert "Table I" in text and "Table III" in text
+
+
+def test_figures_have_data_and_units(rep, drawn):
+    assert [f.name for f in rep.figures] == [
+        "fig5_baseline.png",
+        "fig6_fisp_queue.png",
+        "fig8_multi_source.png",
+        "fig10_fairness.png",
+        "fig11_fisp_vs_hbh.png",
+        "table3_seven_node.png",
+    ]
+    for name, fig in drawn.items():
+        for ax in fig.axes:
+            assert "(" in ax.get_ylabel(), (name, ax.get_ylabel())
+            assert ax.get_xlabel(), name
+            ys = [np.asarray(line.get_ydata(), dtype=float) for line in ax.lines]
+            bars = [p.get_height() for p in ax.patches]
+            assert any(np.isfinite(y).any() and np.nanmax(y) > 0 for y in ys) or any(
+                b > 0 for b in bars
+            ), (name, ax.get_title())
