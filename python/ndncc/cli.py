@@ -471,7 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
         "paper",
         nargs="?",
         help="paper id: sf-clock (seed 002), mircc-clock (seed 000), rmc (seed 003), "
-        "clock-fixes (seeds 000, 002, 003 together), chopcop (seed 001)",
+        "clock-fixes (seeds 000, 002, 003 together), chopcop (seed 001), sieve (seed 004)",
     )
     rp.add_argument(
         "--all", action="store_true", help="every paper into OUT/<paper>, one OUT/report.html"

@@ -23,6 +23,10 @@ field, in the scheme's module; the scenario front end validates against them.
   `[defaults.node.schemes.<name>]` for every node); an empty table takes every default.
 * **Consumer controllers** are chosen with `controller = "<name>"` on a consumer app; their
   parameters are keys of the app table.
+* **Controller components** (an SDN controller) get their own table, `[sdn.<name>]`, with
+  `nodes` (the nodes joined to it by a control link; default: those running the router part of
+  the same name) and `delay` (each control link's one-way delay; default 1 ms) besides their
+  parameters.
 
 Times are written with a unit (`"100ms"`), sizes with one (`"1250B"`); rates are Interests per
 second.
@@ -78,20 +82,25 @@ def default_text(param: dict) -> str:
 def _parts(name: str | None) -> list[tuple[str, dict]]:
     s = schema()
     parts = [("router", e) for e in s["routers"]] + [("controller", e) for e in s["controllers"]]
+    parts += [("component", e) for e in s.get("components", [])]
     return [p for p in parts if name is None or p[1]["name"] == name]
 
 
 def markdown() -> str:
     """The whole of docs/schemes/parameters.md."""
     out = [MARKDOWN_HEADER]
-    for title, role in (("Router parts", "router"), ("Consumer controllers", "controller")):
+    for title, role in (
+        ("Router parts", "router"),
+        ("Consumer controllers", "controller"),
+        ("Controller components", "component"),
+    ):
         out.append(f"## {title}\n")
         for _, e in (p for p in _parts(None) if p[0] == role):
-            where = (
-                f"`[nodes.NAME.schemes.{e['name']}]`"
-                if role == "router"
-                else f'`controller = "{e["name"]}"` ({e["target"]}-based)'
-            )
+            where = {
+                "router": f"`[nodes.NAME.schemes.{e['name']}]`",
+                "controller": f'`controller = "{e["name"]}"` ({e.get("target")}-based)',
+                "component": f"`[sdn.{e['name']}]`",
+            }[role]
             out.append(f"### `{e['name']}`\n\n{e['doc']} Set with {where}.\n")
             if not e["params"]:
                 out.append("No parameters.\n")

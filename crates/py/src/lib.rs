@@ -268,6 +268,11 @@ fn check_scheme(kind: &str, config: &str) -> PyResult<String> {
         "controller" => serde_json::from_str::<ControllerConfig>(config)
             .map_err(bad)?
             .validate(),
+        "component" => {
+            serde_json::from_str::<ndncc_core::schemes::components::ComponentConfig>(config)
+                .map_err(bad)?
+                .validate()
+        }
         _ => {
             return Err(PyValueError::new_err(format!(
                 "unknown scheme part kind {kind}"

@@ -10,6 +10,7 @@
 //! Indices (`node`, `link`, `app`) are positions in the corresponding vectors.
 
 use ndncc_core::packet::ChunkRequest;
+use ndncc_core::schemes::components::ComponentConfig;
 use ndncc_core::schemes::strategies;
 use ndncc_core::schemes::{ControllerConfig, RouterConfig};
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,22 @@ pub struct ScenarioSpec {
     pub apps: Vec<AppSpec>,
     #[serde(default)]
     pub trace: TraceSpec,
+    /// Controller components (`[sdn.<name>]`: an SDN controller) with their control links.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub components: Vec<ComponentSpec>,
+}
+
+/// A controller component and the nodes it is joined to.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ComponentSpec {
+    /// The component's config, keyed by its name (`{"sieve": {...}}`).
+    pub config: ComponentConfig,
+    /// The nodes with a control link to it (a node has at most one).
+    pub nodes: Vec<usize>,
+    /// One-way delay of each control link, in nanoseconds.
+    #[serde(default)]
+    pub delay_ns: u64,
 }
 
 /// Packet sizes used by the simulator (it carries sizes, never payload bytes).
@@ -463,6 +480,19 @@ impl ScenarioSpec {
             for c in &node.schemes.0 {
                 if let Some(p) = c.validate().first() {
                     return err(format!("node {}: schemes.{}.{p}", node.name, c.name()));
+                }
+            }
+        }
+        let mut linked = vec![false; n];
+        for (i, c) in self.components.iter().enumerate() {
+            if let Some(p) = c.config.validate().first() {
+                return err(format!("component {i}: {}.{p}", c.config.name()));
+            }
+            for &node in &c.nodes {
+                if node >= n || std::mem::replace(&mut linked[node], true) {
+                    return err(format!(
+                        "component {i}: node {node} is unknown or has a control link already"
+                    ));
                 }
             }
         }

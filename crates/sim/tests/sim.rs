@@ -97,6 +97,7 @@ fn line(bw: [u64; 3], delay_ns: u64, rate: f64, duration_ns: u64) -> ScenarioSpe
         routes: (0..3).map(|i| route(i, "/p", i)).collect(),
         apps: vec![consumer("c", 0, "/p", rate), producer("p", 3, "/p", 1250)],
         trace: TraceSpec::default(),
+        components: vec![],
     }
 }
 
@@ -206,6 +207,7 @@ fn two_flows_at_twice_capacity_share_the_bottleneck_fully() {
             producer("p2", 5, "/p2", 1250),
         ],
         trace: TraceSpec::default(),
+        components: vec![],
     };
     for (c, p, first, last) in [(0, "/p1", 0, 3), (1, "/p2", 1, 4)] {
         spec.routes.push(route(c, p, first));

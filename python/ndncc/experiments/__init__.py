@@ -16,11 +16,11 @@ from types import ModuleType
 from typing import Any
 
 from ..campaign import run_jobs_stored
-from . import chopcop, clock_fixes, mircc_clock, rmc, sf_clock
+from . import chopcop, clock_fixes, mircc_clock, rmc, sf_clock, sieve
 from .common import Row, markdown_table, tally_text, write_comparison
 
 PAPERS: dict[str, ModuleType] = {
-    m.PAPER: m for m in (sf_clock, mircc_clock, rmc, clock_fixes, chopcop)
+    m.PAPER: m for m in (sf_clock, mircc_clock, rmc, clock_fixes, chopcop, sieve)
 }
 
 

@@ -18,6 +18,7 @@ TOP_LEVEL = (
     "routes",
     "apps",
     "trace",
+    "sdn",
 )
 APP_KINDS = ("consumer", "producer")
 ENGINES = {

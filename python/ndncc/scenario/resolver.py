@@ -17,6 +17,7 @@ from .budget import _BudgetChecker
 from .errors import Problem, ScenarioError, _describe, _did_you_mean
 from .keys import MAX_TABLE_ROWS, TOP_LEVEL
 from .read_apps import _AppReader
+from .read_sdn import _SdnReader
 from .read_settings import _SettingsReader
 from .read_topology import _TopologyReader
 from .routing import _components, _covers, _RoutingReader
@@ -25,7 +26,13 @@ from .tables import _App, _invalid, _Link, _Table
 
 
 class _Resolver(
-    _SettingsReader, _TopologyReader, _SchemeReader, _AppReader, _RoutingReader, _BudgetChecker
+    _SettingsReader,
+    _TopologyReader,
+    _SchemeReader,
+    _AppReader,
+    _RoutingReader,
+    _BudgetChecker,
+    _SdnReader,
 ):
     """One pass over a scenario's dict: :meth:`run` returns (spec, trace options) or raises
     :class:`ScenarioError` with every problem found."""
@@ -157,6 +164,7 @@ class _Resolver(
         mode, metric = self.read_routing()
         static = self.read_routes()
         trace, options = self.read_trace()
+        sdn = self.read_sdn()
         self.cross_checks(mode, static)
         if self.problems:
             raise ScenarioError(self.problems)
@@ -171,6 +179,8 @@ class _Resolver(
             "apps": [app.spec for app in self.apps],
             "trace": trace,
         }
+        if sdn:
+            spec["components"] = sdn
         return spec, options
 
     def check_top_level(self) -> None:

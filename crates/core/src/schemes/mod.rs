@@ -22,6 +22,7 @@
 //! for experiments and tests.
 
 pub mod chopcop;
+pub mod components;
 pub mod hr_icp;
 pub mod icp;
 pub mod ictp;
@@ -30,6 +31,7 @@ pub mod params;
 pub mod pcon;
 pub mod registry;
 pub mod sf;
+pub mod sieve;
 pub mod strategies;
 
 pub use registry::{Controller, ControllerConfig, RouterConfig, RouterModule};

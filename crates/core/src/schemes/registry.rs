@@ -79,6 +79,8 @@ pub struct Schema {
     pub controllers: Vec<SchemaEntry>,
     /// Forwarding strategies, `strategy = "<name>"` ([`super::strategies`]).
     pub strategies: &'static [super::strategies::StrategyEntry],
+    /// Controller components (an SDN controller), `[sdn.<name>]` ([`super::components`]).
+    pub components: Vec<SchemaEntry>,
 }
 
 macro_rules! registry {
@@ -200,6 +202,7 @@ macro_rules! registry {
                     },
                 )*],
                 strategies: super::strategies::STRATEGIES,
+                components: super::components::schema(),
             }
         }
     };
@@ -214,6 +217,7 @@ registry! {
         Chopcop(super::chopcop::ChopcopRouter),
         Hbh(super::hr_icp::HbhShaper),
         Pcon(super::pcon::PconMarker),
+        Sieve(super::sieve::SieveRouter),
     }
     controllers {
         ConstantRate(ConstantRate),
@@ -224,6 +228,7 @@ registry! {
         Chopcop(super::chopcop::Ric),
         Ictp(super::ictp::Ictp),
         Pcon(super::pcon::ConsumerPcon),
+        Sieve(super::sieve::SieveConsumer),
     }
 }
 
@@ -409,7 +414,7 @@ mod tests {
     fn schema_lists_every_part_with_defaults_from_default() {
         let s = schema();
         let names: Vec<_> = s.routers.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh", "pcon"]);
+        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh", "pcon", "sieve"]);
         let sf = &s.routers[0];
         let depth = sf.params.iter().find(|p| p.name == "depth").unwrap();
         assert_eq!(

@@ -1,6 +1,6 @@
 //! Building the world: nodes, faces, links, routes and apps from the resolved spec.
 
-use super::control::ControlPlane;
+use super::control::{ControlLink, ControlPlane};
 use super::events::LinkDir;
 use super::sample::Series;
 use super::{AppLoc, Parts, World};
@@ -8,12 +8,14 @@ use crate::spec::{
     AppKind, ClockSpec, EngineSpec, GapDistSpec, QueueSpec, ScenarioSpec, SpecError, WaitSpec,
 };
 use ndncc_core::app::{App, Consumer, ConsumerConfig, Placement, Producer, ProducerConfig};
+use ndncc_core::control::ControllerComponent;
 use ndncc_core::face::QueueLimit;
 use ndncc_core::forwarder::{Forwarder, ForwarderConfig};
 use ndncc_core::pacing::{
     ClockModel, Engine, GapDist, Ideal, Randomized, Rfc3448, Rmc, Smoothing, Tick, WaitDist,
 };
 use ndncc_core::rng::{name_key, RngStream, StreamKind};
+use ndncc_core::schemes::components::Topology;
 use ndncc_core::schemes::strategies;
 use ndncc_core::schemes::RouterModule;
 use ndncc_core::{BitRate, Duration, Instant, NameTable, Node};
@@ -201,8 +203,6 @@ impl<'a> World<'a> {
                 .ok_or_else(|| SpecError(format!("custom module for node {n}: no such node")))?;
             *slot = Some(RouterModule::Custom(m));
         }
-        let control = ControlPlane::new(spec.nodes.len(), parts.controllers, &parts.control_links)
-            .map_err(SpecError)?;
         let mut names = NameTable::new();
         // interns every prefix (routes' first, then apps'), computing routes on the way
         let routes = crate::routing::routes(spec, &mut names);
@@ -280,6 +280,7 @@ impl<'a> World<'a> {
             };
             nodes[r.node as usize].add_route(r.prefix, face, r.cost);
         }
+        let control = control_plane(spec, &nodes, parts.controllers, parts.control_links)?;
         let mut apps = Vec::with_capacity(spec.apps.len());
         for (i, a) in spec.apps.iter().enumerate() {
             let app = build_app(spec, &names, i)?;
@@ -309,6 +310,29 @@ impl<'a> World<'a> {
             series: Series::default(),
         })
     }
+}
+
+/// The control plane: the components given as code, then the scenario's (`spec.components`,
+/// built from the topology as the routes left it), with their control links.
+fn control_plane(
+    spec: &ScenarioSpec,
+    nodes: &[Node],
+    mut controllers: Vec<Box<dyn ControllerComponent + Send>>,
+    mut links: Vec<ControlLink>,
+) -> Result<ControlPlane, SpecError> {
+    if !spec.components.is_empty() {
+        let topo = Topology::of(nodes.iter().map(|n| &n.fwd));
+        for c in &spec.components {
+            let index = controllers.len();
+            controllers.push(c.config.build(&topo));
+            links.extend(c.nodes.iter().map(|&node| ControlLink {
+                node,
+                controller: index,
+                delay: Duration(c.delay_ns),
+            }));
+        }
+    }
+    ControlPlane::new(spec.nodes.len(), controllers, &links).map_err(SpecError)
 }
 
 pub(super) fn app_prefix(a: &crate::spec::AppSpec) -> &str {

@@ -1,0 +1,172 @@
+"""Seed 004's comparison rows and report tables (``ndncc reproduce sieve``).
+
+The paper's figures are images; the numbers it prints in its text are the Jain index 1.00 of
+ndnSieve in the dumbbell, the +33.55 % total-throughput gain over PCON (multipath scenario 1 in
+the abstract and conclusion; the dumbbell in §6.2.1), a zero loss rate in every scenario, and
+the instants of path switching (≈ 1 s in multipath 1, ≈ 4.1 s in multipath 2). Everything else
+it says in words ("near the 10 Mbps limit", "lowest delay"): those words are the paper cell.
+"""
+
+from __future__ import annotations
+
+from statistics import mean, pstdev
+
+from .common import Row, fmt
+from .sieve import (
+    SCENARIOS,
+    STEADY_FROM_S,
+    consumer_throughput,
+    delays_ms,
+    detour_start,
+    drops,
+    first_move,
+    jain_index,
+    key,
+    loss_rate,
+    missing_notes,
+    r3_share,
+    switches,
+    throughput_std,
+    timeouts,
+    total_throughput,
+    variants,
+)
+
+ISSUE = "issue 15 acceptance"
+PAPER_GAIN = 33.55  # %, ndnSieve's total throughput over PCON's
+PAPER_TEXT = {
+    "dumbbell": "near the 10 Mbps limit, minor fluctuations",
+    "multipath 1": "≈ 10 Mbps, minor fluctuation at 1 s",
+    "multipath 2": "consistently high",
+}
+
+
+def sieve_labels() -> list[str]:
+    return [v for v in variants() if v.startswith("ndnSieve")]
+
+
+def rows(res: dict, quick: bool) -> list[Row]:
+    out: list[Row] = []
+    has_pcon = "PCON" in variants()
+    for scen in SCENARIOS:
+        exp = f"{scen} (Fig. 3{'abc'[list(SCENARIOS).index(scen)]})"
+        for label in sieve_labels():
+            o = res[key(scen, label)]
+            tput = total_throughput(o)
+            if scen == "dumbbell":
+                out.append(
+                    Row(exp, "total throughput (whole run)", label, PAPER_TEXT[scen], tput,
+                        "Mbit/s", "goal ≥ 9", tput >= 9.0, expected=9.0, expected_source=ISSUE)
+                )  # fmt: skip
+            else:
+                out.append(
+                    Row(exp, "total throughput (whole run)", label, PAPER_TEXT[scen], tput,
+                        "Mbit/s", "reported", None)
+                )  # fmt: skip
+            steady = total_throughput(o, STEADY_FROM_S)
+            metric = f"total throughput after {STEADY_FROM_S:g} s (start-up over)"
+            if scen == "dumbbell":
+                out.append(
+                    Row(exp, metric, label, PAPER_TEXT[scen], steady, "Mbit/s", "goal ≥ 9",
+                        steady >= 9.0, expected=9.0, expected_source=ISSUE)
+                )  # fmt: skip
+            else:
+                out.append(Row(exp, metric, label, None, steady, "Mbit/s", "reported", None))
+            j = jain_index(o)
+            if scen == "dumbbell":
+                out.append(Row(exp, "Jain fairness index", label, 1.00, j, "", "≥ 0.99", j >= 0.99))
+            elif scen == "multipath 2":
+                out.append(Row(exp, "Jain fairness index", label, None, j, "", "reported", None))
+            lr = loss_rate(o)
+            out.append(
+                Row(exp, "loss rate (queue overflow)", label, 0, lr, "Mbit/s", "= 0", lr == 0.0)
+            )
+            if scen == "multipath 1":
+                t = first_move(o)
+                out.append(
+                    Row(exp, "R1 starts forwarding on its R3 face (261)", label, "≈ 1 s",
+                        t, "s", "happens", t is not None)
+                )  # fmt: skip
+                share = r3_share(o, t) if t is not None else float("nan")
+                out.append(
+                    Row(exp, "share of R1's Data through R3 after that", label, None, share,
+                        "", "reported", None)
+                )  # fmt: skip
+                out.append(
+                    Row(exp, "changes of R1's busier face (100 ms bins)", label, "one (260 → 261)",
+                        switches(o), "", "reported", None)
+                )  # fmt: skip
+            if scen == "multipath 2":
+                t = detour_start(o)
+                out.append(
+                    Row(exp, "path switching: first Data on the R2 — R3 link", label, "≈ 4.1 s",
+                        t, "s", "happens", t is not None)
+                )  # fmt: skip
+            if has_pcon:
+                out += pcon_rows(res, scen, exp, label)
+    return out
+
+
+def pcon_rows(res: dict, scen: str, exp: str, label: str) -> list[Row]:
+    """ndnSieve beside PCON in the same scenario."""
+    o, p = res[key(scen, label)], res[key(scen, "PCON")]
+    out = []
+    gain = 100 * (total_throughput(o) / total_throughput(p) - 1)
+    paper_gain = PAPER_GAIN if scen in ("dumbbell", "multipath 1") else None
+    out.append(
+        Row(exp, "total-throughput gain over PCON", label, paper_gain, gain, "%",
+            "goal > 0", gain > 0)
+    )  # fmt: skip
+    if scen == "dumbbell":
+        a, b = throughput_std(o), throughput_std(p)
+        out.append(
+            Row(exp, "throughput std, ndnSieve / PCON", label, "smaller", [a, b], "Mbit/s",
+                "ndnSieve < PCON", a < b)
+        )  # fmt: skip
+    da, db = delays_ms(o), delays_ms(p)
+    ma = [mean(v) for v in da.values()]
+    mb = [mean(v) for v in db.values()]
+    out.append(
+        Row(exp, "mean delay per consumer, ndnSieve / PCON", label, "lowest",
+            [f"{x:.1f}/{y:.1f}" for x, y in zip(ma, mb, strict=False)], "ms",
+            "ndnSieve < PCON for every consumer",
+            all(x < y for x, y in zip(ma, mb, strict=False)))
+    )  # fmt: skip
+    sa = [pstdev(v) for v in da.values()]
+    sb = [pstdev(v) for v in db.values()]
+    out.append(
+        Row(exp, "delay std per consumer, ndnSieve / PCON", label, "lowest",
+            [f"{x:.1f}/{y:.1f}" for x, y in zip(sa, sb, strict=False)], "ms", "reported", None)
+    )  # fmt: skip
+    if scen == "multipath 2":
+        ja, jb = jain_index(o), jain_index(p)
+        out.append(
+            Row(exp, "Jain index, ndnSieve / PCON", label, "highest", [ja, jb], "",
+                "ndnSieve ≥ PCON", ja >= jb)
+        )  # fmt: skip
+    return out
+
+
+def sections(res: dict, quick: bool) -> list[tuple[str, str]]:
+    out = []
+    head = (
+        "| scheme | total (Mbit/s) | after 3 s (Mbit/s) | std (Mbit/s) | per consumer (Mbit/s) "
+        "| Jain | mean delay (ms) | delay std (ms) | drops | timeouts |\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n"
+    )
+    for scen in SCENARIOS:
+        lines = []
+        for label in variants():
+            o = res[key(scen, label)]
+            d = delays_ms(o)
+            per = " / ".join(f"{v:.2f}" for v in consumer_throughput(o).values())
+            md = " / ".join(f"{mean(v):.1f}" for v in d.values())
+            sd = " / ".join(f"{pstdev(v):.1f}" for v in d.values())
+            lines.append(
+                f"| {label} | {total_throughput(o):.2f} | "
+                f"{total_throughput(o, STEADY_FROM_S):.2f} | {throughput_std(o):.2f} | {per} | "
+                f"{fmt(jain_index(o))} | {md} | {sd} | {drops(o)} | {timeouts(o)} |"
+            )
+        out.append((f"{scen}: every scheme run", head + "\n".join(lines) + "\n"))
+    out.append(("Schemes not run", "\n".join(f"* {n}" for n in missing_notes()) + "\n"))
+    return out

@@ -1,0 +1,138 @@
+"""`ndncc reproduce sieve --quick`: the three scenarios run with every ndnSieve variant (and
+PCON once the registry has it), comparison.csv has the required columns and rows, the figures
+have data, and the required comparisons that fail are exactly the known, documented ones
+(`docs/schemes/sieve.md`, "Where we differ")."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+from ndncc import experiments
+from ndncc.experiments import common, sieve
+from ndncc.experiments.common import COMPARISON_COLUMNS
+
+
+@pytest.fixture(scope="module")
+def drawn():
+    return {}
+
+
+@pytest.fixture(scope="module")
+def rep(tmp_path_factory, drawn):
+    save = common.save_figure
+
+    def record(fig, path):
+        drawn[path.name] = fig
+        return save(fig, path)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(common, "save_figure", record)
+        return experiments.reproduce(
+            "sieve", tmp_path_factory.mktemp("sieve"), quick=True, n_jobs=2
+        )
+
+
+PRINTED = ("ndnSieve, th2 = 0.3", "ndnSieve, th2 = 0.7")
+# The consumer as printed (+1 per unmarked Data) overflows queues and is unfair: each row is
+# explained in docs/schemes/sieve.md. The test fails if another required row fails, and also
+# if one of these starts to hold.
+KNOWN_DIFFERENCES = {
+    *((f"{s} (Fig. 3{x})", "loss rate (queue overflow)", v) for s, x in
+      (("dumbbell", "a"), ("multipath 1", "b"), ("multipath 2", "c")) for v in PRINTED),
+    *(("dumbbell (Fig. 3a)", "Jain fairness index", v) for v in PRINTED),
+    # a held move lands a whole window on a path another flow fills: a few drops
+    ("multipath 2 (Fig. 3c)", "loss rate (queue overflow)",
+     "ndnSieve +1/window, th2 = 0.7, hold = 2s"),
+}  # fmt: skip
+
+
+def test_comparison_csv_has_the_columns_and_a_row_per_scheme_and_scenario(rep):
+    with open(rep.comparison, newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == COMPARISON_COLUMNS
+    labels = list(sieve.variants())
+    for scen in sieve.SCENARIOS:
+        for label in (v for v in labels if v.startswith("ndnSieve")):
+            got = [r for r in rows[1:] if r[0].startswith(scen) and r[2] == label]
+            assert {r[1] for r in got} >= {
+                "total throughput (whole run)",
+                "loss rate (queue overflow)",
+            }, (scen, label)
+    # "paper" holds only what the paper prints: numbers, or its own words
+    paper = {r[3] for r in rows[1:]}
+    assert "1" in paper and "0" in paper
+
+
+def against_pcon(r) -> bool:
+    return "PCON" in r.metric
+
+
+def test_required_comparisons_hold_except_the_known_differences(rep):
+    required = [r for r in rep.rows if r.checked and not r.tolerance.startswith("goal")]
+    failed = {
+        (r.experiment, r.metric, r.condition)
+        for r in required
+        if not r.within and not against_pcon(r)
+    }
+    assert failed == KNOWN_DIFFERENCES
+    assert len([r for r in required if not against_pcon(r)]) >= 18
+
+
+def test_pcon_rows_appear_exactly_when_pcon_is_registered(rep):
+    """The rows against PCON are reported as they come out (docs/schemes/sieve.md discusses
+    them: PCON leads in most of them here); they exist only with PCON in the registry."""
+    rows = [r for r in rep.rows if against_pcon(r)]
+    if "PCON" in sieve.variants():
+        gains = [r for r in rows if r.metric == "total-throughput gain over PCON"]
+        assert len(gains) == 3 * len(
+            sieve.sieve_labels()
+            if hasattr(sieve, "sieve_labels")
+            else [v for v in sieve.variants() if v != "PCON"]
+        )
+        paper = {r.paper for r in gains}
+        assert 33.55 in paper
+    else:
+        assert rows == []
+
+
+def test_the_per_window_consumer_meets_the_acceptance(rep):
+    rows = {(r.experiment, r.metric, r.condition): r for r in rep.rows}
+    for th2 in (0.3, 0.7):
+        label = f"ndnSieve +1/window, th2 = {th2}"
+        assert rows[("dumbbell (Fig. 3a)", "Jain fairness index", label)].within
+        for exp in ("dumbbell (Fig. 3a)", "multipath 1 (Fig. 3b)", "multipath 2 (Fig. 3c)"):
+            assert rows[(exp, "loss rate (queue overflow)", label)].ours == 0
+    steady = rows[
+        ("dumbbell (Fig. 3a)", "total throughput after 3 s (start-up over)",
+         "ndnSieve +1/window, th2 = 0.7")
+    ]  # fmt: skip
+    assert steady.ours >= 9.0
+
+
+def test_r1_moves_traffic_to_its_r3_face_in_both_multipath_scenarios(rep):
+    for r in rep.rows:
+        if r.metric.startswith(("R1 starts forwarding", "path switching")):
+            assert r.within and r.ours > 0, (r.experiment, r.condition)
+
+
+def test_schemes_not_run_are_said_so(rep):
+    text = rep.report.read_text()
+    assert "CoopCon and FleCom: not run" in text
+    if "PCON" not in sieve.variants():
+        assert "PCON: not run" in text
+
+
+def test_every_figure_has_data_and_units(rep, drawn):
+    names = [f.name for f in rep.figures]
+    for fig in ("fig4", "fig5", "fig6", "fig7", "fig8", "fig9", "fig10", "fig11", "fig12",
+                "fig13", "fig14", "fig15", "fig16", "fig17", "table5_7"):  # fmt: skip
+        assert any(n.startswith(fig + "_") for n in names), fig
+    for name, fig in drawn.items():
+        for ax in fig.axes:
+            assert "(" in ax.get_ylabel(), (name, ax.get_ylabel())
+            lines = [np.asarray(line.get_ydata(), float) for line in ax.lines]
+            bars = [p.get_height() for p in ax.patches]
+            boxes = ax.get_xticklabels()
+            assert any(np.isfinite(y).any() for y in lines) or bars or boxes, name
