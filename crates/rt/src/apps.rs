@@ -15,7 +15,7 @@ use ndncc_core::{Duration, Instant, Packet};
 use ndncc_sim::engines::engine_from_spec;
 use ndncc_sim::spec::{ConsumerSpec, ProducerSpec};
 use ndncc_wire::mgmt::{CommandInterest, ControlParameters, ControlResponse, Scope};
-use ndncc_wire::{Frame, Name, NetPacket};
+use ndncc_wire::{Frame, LpPacket, Name, NetPacket};
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
 use std::io;
@@ -506,5 +506,111 @@ impl ProducerApp {
             face_id: self.face_id,
             elapsed_s: self.t0.elapsed().as_secs_f64(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndncc_wire::mgmt::Command;
+    use ndncc_wire::{Interest, InterestView};
+    use std::io::{Read, Write};
+    use std::os::unix::net::{UnixListener, UnixStream};
+
+    /// Reads one TLV element from a blocking stream.
+    fn read_element(s: &mut UnixStream) -> Vec<u8> {
+        let mut buf = Vec::new();
+        let mut byte = [0u8; 1];
+        loop {
+            s.read_exact(&mut byte).unwrap();
+            buf.push(byte[0]);
+            if let Ok(Some(len)) = ndncc_wire::packet::element_len(&buf, 1 << 16) {
+                let mut rest = vec![0; len - buf.len()];
+                s.read_exact(&mut rest).unwrap();
+                buf.extend(rest);
+                return buf;
+            }
+        }
+    }
+
+    /// A fake forwarder: answers rib/register, then sends an Interest with a 6-byte PitToken
+    /// (as ndnd does) and checks the Data carries it back, with the Interest's exact name.
+    #[test]
+    fn producer_registers_and_echoes_the_pit_token() {
+        let dir = std::env::temp_dir().join(format!("ndncc-apps-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fw.sock");
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).unwrap();
+        let fake = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let cmd = read_element(&mut s);
+            let view = InterestView::decode(&cmd).unwrap();
+            let c = Command::parse(&view).unwrap().unwrap();
+            assert_eq!((c.module.as_str(), c.verb.as_str()), ("rib", "register"));
+            let mut params = c.params.unwrap();
+            assert_eq!(params.name.as_ref().unwrap().to_string(), "/fake/p");
+            params.face_id = Some(300);
+            let reply =
+                ndncc_wire::mgmt::command_reply(&view, &ControlResponse::new(200, "OK", params));
+            s.write_all(&LpPacket::wrap(reply.encode()).encode().unwrap())
+                .unwrap();
+            let token = vec![9, 8, 7, 6, 5, 4];
+            let i = Interest::new(Name::from_uri("/fake/p/seg=12").unwrap(), 77)
+                .encode()
+                .unwrap();
+            let lp = LpPacket {
+                pit_token: Some(token.clone()),
+                ..LpPacket::wrap(i)
+            };
+            s.write_all(&lp.encode().unwrap()).unwrap();
+            let back = read_element(&mut s);
+            let f = Frame::decode(&back).unwrap();
+            assert_eq!(f.lp.unwrap().pit_token, Some(&token[..]));
+            let Some(NetPacket::Data(d)) = f.net else {
+                panic!("not a Data")
+            };
+            assert_eq!(d.name.to_string(), "/fake/p/seg=12");
+            assert_eq!(d.content.map(<[u8]>::len), Some(123));
+            s // kept open until the producer has stopped stepping
+        });
+        let spec: ProducerSpec =
+            serde_json::from_str(r#"{"prefix": "/fake/p", "payload_size": 123}"#).unwrap();
+        let ep = Endpoint::Unix(path);
+        let mut app = ProducerApp::new(&ep, &spec, 0, None, true).unwrap();
+        let t0 = std::time::Instant::now();
+        while app.report().data_sent == 0 && t0.elapsed() < std::time::Duration::from_secs(5) {
+            app.step(std::time::Duration::from_millis(50)).unwrap();
+        }
+        let _stream = fake.join().unwrap();
+        let r = app.report();
+        assert_eq!((r.face_id, r.data_sent, r.pit_tokens), (Some(300), 1, 1));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A refused registration is an error that names the status.
+    #[test]
+    fn refused_registration_is_reported() {
+        let dir = std::env::temp_dir().join(format!("ndncc-apps-r-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fw.sock");
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).unwrap();
+        let fake = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let cmd = read_element(&mut s);
+            let view = InterestView::decode(&cmd).unwrap();
+            let r = ControlResponse::new(403, "Unauthorized", ControlParameters::default());
+            s.write_all(&ndncc_wire::mgmt::command_reply(&view, &r).encode())
+                .unwrap();
+        });
+        let ep = Endpoint::Unix(path);
+        let mut face = ClientFace::connect(&ep).unwrap();
+        let prefix = Name::from_uri("/x").unwrap();
+        let err = register_prefix(&mut face, &ep, &prefix, std::time::Duration::from_secs(3))
+            .unwrap_err();
+        assert!(err.contains("403 Unauthorized"), "{err}");
+        fake.join().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
