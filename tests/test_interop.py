@@ -13,7 +13,6 @@ import textwrap
 import threading
 
 import pytest
-
 from ndncc import _core, interop
 from ndncc.cli import main
 from ndncc.cli_apps import app_spec

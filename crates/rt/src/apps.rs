@@ -15,7 +15,7 @@ use ndncc_core::{Duration, Instant, Packet};
 use ndncc_sim::engines::engine_from_spec;
 use ndncc_sim::spec::{ConsumerSpec, ProducerSpec};
 use ndncc_wire::mgmt::{CommandInterest, ControlParameters, ControlResponse, Scope};
-use ndncc_wire::{Frame, LpPacket, Name, NetPacket};
+use ndncc_wire::{Frame, Name, NetPacket};
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
 use std::io;
@@ -513,7 +513,7 @@ impl ProducerApp {
 mod tests {
     use super::*;
     use ndncc_wire::mgmt::Command;
-    use ndncc_wire::{Interest, InterestView};
+    use ndncc_wire::{Interest, InterestView, LpPacket};
     use std::io::{Read, Write};
     use std::os::unix::net::{UnixListener, UnixStream};
 
