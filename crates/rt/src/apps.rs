@@ -249,13 +249,15 @@ impl ConsumerApp {
 }
 
 /// Registers `prefix` on the forwarder with `rib/register` (a signed command Interest) and
-/// waits up to `timeout` for the answer. `/localhost/nfd` on Unix and TCP faces, `/localhop/nfd`
+/// waits up to `timeout` for the answer. Packets that arrive with or after the answer are left
+/// in `rest`, for the caller to handle. `/localhost/nfd` on Unix and TCP faces, `/localhop/nfd`
 /// on UDP (ndnd's UDP faces are non-local).
 pub fn register_prefix(
     face: &mut ClientFace,
     ep: &Endpoint,
     prefix: &Name,
     timeout: std::time::Duration,
+    rest: &mut Vec<Vec<u8>>,
 ) -> Result<ControlResponse, String> {
     let now_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -288,17 +290,21 @@ pub fn register_prefix(
         let left = end.saturating_duration_since(std::time::Instant::now());
         face.recv(left.min(MAX_WAIT), &mut rx)
             .map_err(|e| format!("registering {prefix}: {e}"))?;
-        for bytes in rx.drain(..) {
+        let mut packets = std::mem::take(&mut rx).into_iter();
+        while let Some(bytes) = packets.next() {
             let Ok(Frame {
                 net: Some(NetPacket::Data(d)),
                 ..
             }) = Frame::decode(&bytes)
             else {
+                rest.push(bytes);
                 continue;
             };
             if d.name.value() != name.as_slice() {
+                rest.push(bytes);
                 continue;
             }
+            rest.extend(packets.by_ref());
             let r = ControlResponse::decode(d.content.unwrap_or_default())
                 .map_err(|e| format!("registering {prefix}: bad ControlResponse: {e}"))?;
             if !r.is_ok() {
@@ -361,12 +367,14 @@ impl ProducerApp {
     ) -> Result<ProducerApp, String> {
         let names = AppNames::new(&spec.prefix)?;
         let mut face = ClientFace::connect(ep).map_err(|e| e.to_string())?;
+        let mut rx = Vec::new();
         let face_id = if register {
             let r = register_prefix(
                 &mut face,
                 ep,
                 &names.prefix,
                 std::time::Duration::from_secs(2),
+                &mut rx,
             )?;
             r.body.and_then(|b| b.face_id)
         } else {
@@ -381,7 +389,7 @@ impl ProducerApp {
             processing_delay: Duration(spec.processing_delay_ns),
         });
         producer.start(Instant(0));
-        Ok(ProducerApp {
+        let mut app = ProducerApp {
             face,
             names,
             producer,
@@ -394,7 +402,13 @@ impl ProducerApp {
             pit_tokens: 0,
             face_id,
             done: false,
-        })
+        };
+        // Interests that came right behind the registration's answer
+        for bytes in &rx {
+            app.handle(bytes);
+        }
+        app.flush().map_err(|e| e.to_string())?;
+        Ok(app)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -544,6 +558,8 @@ mod tests {
         let listener = UnixListener::bind(&path).unwrap();
         let fake = std::thread::spawn(move || {
             let (mut s, _) = listener.accept().unwrap();
+            s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
             let cmd = read_element(&mut s);
             let view = InterestView::decode(&cmd).unwrap();
             let c = Command::parse(&view).unwrap().unwrap();
@@ -607,8 +623,15 @@ mod tests {
         let ep = Endpoint::Unix(path);
         let mut face = ClientFace::connect(&ep).unwrap();
         let prefix = Name::from_uri("/x").unwrap();
-        let err = register_prefix(&mut face, &ep, &prefix, std::time::Duration::from_secs(3))
-            .unwrap_err();
+        let mut rest = Vec::new();
+        let err = register_prefix(
+            &mut face,
+            &ep,
+            &prefix,
+            std::time::Duration::from_secs(3),
+            &mut rest,
+        )
+        .unwrap_err();
         assert!(err.contains("403 Unauthorized"), "{err}");
         fake.join().unwrap();
         let _ = std::fs::remove_dir_all(&dir);

@@ -82,7 +82,15 @@ fn producer_loop(
             return (0, 0);
         }
     };
-    if let Err(e) = register_prefix(&mut face, &cfg.producer, prefix, Duration::from_secs(2)) {
+    // the consumer starts after the answer: nothing else can arrive with it
+    let mut rest = Vec::new();
+    if let Err(e) = register_prefix(
+        &mut face,
+        &cfg.producer,
+        prefix,
+        Duration::from_secs(2),
+        &mut rest,
+    ) {
         let _ = ready.send(Err(format!("producer: {e}")));
         return (0, 0);
     }
