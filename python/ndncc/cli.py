@@ -362,6 +362,10 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if getattr(args, "target", None) == "forwarder":
+        from .cli_apps import cmd_bench_forwarder
+
+        return cmd_bench_forwarder(args)
     from . import bench
 
     names = args.workload or list(bench.WORKLOADS)
@@ -490,6 +494,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_realtime.add_commands(sub)
 
+    from . import cli_apps
+
+    cli_apps.add_commands(sub)
+
     b = sub.add_parser(
         "bench",
         help="measure simulator speed on the standard workloads",
@@ -503,6 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--repeat", type=int, default=3, help="runs per workload; the fastest counts (default 3)"
     )
+    cli_apps.add_bench_flags(b)
     b.set_defaults(func=cmd_bench)
 
     sc = sub.add_parser(

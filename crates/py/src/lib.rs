@@ -4,6 +4,8 @@
 //! `docs/internals.md`. The simulator runs with the GIL released; the progress callback is
 //! called with the GIL re-acquired, and a pending KeyboardInterrupt stops the run.
 
+mod rt_apps;
+
 use ndncc_sim::{run as sim_run, RunOptions, ScenarioSpec, SimError};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -320,5 +322,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_scheme, m)?)?;
     m.add_function(wrap_pyfunction!(sendloop, m)?)?;
     m.add_function(wrap_pyfunction!(sleep_overshoot, m)?)?;
+    m.add_function(wrap_pyfunction!(rt_apps::rt_consumer, m)?)?;
+    m.add_function(wrap_pyfunction!(rt_apps::rt_producer, m)?)?;
+    m.add_function(wrap_pyfunction!(rt_apps::fw_bench, m)?)?;
     Ok(())
 }

@@ -1,10 +1,17 @@
 //! ndncc-rt: the real-time driver. The same sans-IO engines as the simulator, driven by the OS
 //! clock (`std::time::Instant`, `std::thread::sleep`) and real sockets.
 //!
-//! This first part holds the seed-003 tools: a UDP send loop ([`sendloop`]) and a probe of the
-//! OS's sleep overshoot ([`probe`]).
+//! * [`sendloop`], [`probe`] — the seed-003 tools: a UDP send loop and a probe of the OS's sleep
+//!   overshoot.
+//! * [`client_face`], [`app_wire`], [`apps`] — the simulator's consumer and producer as real
+//!   apps talking to a forwarder (ndnd, NFD, ndnccd) over Unix, TCP or UDP.
+//! * [`fwbench`] — a load generator measuring one forwarder's Interest/Data exchanges per second.
 
+pub mod app_wire;
+pub mod apps;
 pub mod boundary;
+pub mod client_face;
 pub mod daemon;
+pub mod fwbench;
 pub mod probe;
 pub mod sendloop;

@@ -9,6 +9,7 @@
 //! * One seeded random stream per component (node, app, link direction), derived from
 //!   `(seed, run, kind, index)`.
 
+pub mod engines;
 pub mod output;
 pub mod routing;
 pub mod spec;

@@ -2,12 +2,17 @@
 //! Every mutant must decode to `Ok` or `Err` (a panic fails the test and prints the input), and
 //! whatever decodes must survive `to_owned → encode → decode` unchanged.
 //!
-//! `NDNCC_WIRE_FUZZ_ITERS` sets the number of mutants (default 1 000 000); the count run is
-//! printed (`cargo test -p ndncc-wire --test fuzz -- --nocapture`).
+//! `NDNCC_WIRE_FUZZ_ITERS` sets the number of mutants (default 1 000 000), `NDNCC_WIRE_FUZZ_SEED`
+//! the mutator's seed (so long campaigns can run several distinct streams); the count run and the
+//! time are printed (`cargo test --release -p ndncc-wire --test fuzz -- --nocapture`). The
+//! corpus includes the NFD management vectors: ControlParameters, ControlResponse, command
+//! Interests and status datasets go through `mgmt` and `dataset` too.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use ndncc_wire::dataset::{self, GeneralStatus};
 use ndncc_wire::lp::{ChunkRequest, SegmentInfo};
+use ndncc_wire::mgmt::{Command, ControlParameters, ControlResponse};
 use ndncc_wire::packet::element_len;
 use ndncc_wire::reassembly::{fragment, Limits, Reassembled, Reassembler};
 use ndncc_wire::{
@@ -109,7 +114,10 @@ fn corpus() -> Vec<Vec<u8>> {
     );
     let big = Data::new(name("/big"), vec![0x5A; 900]).encode();
     out.extend(fragment(&big, &LpPacket::default(), 300, 40, &ExtTypes::default()).unwrap());
-    for line in include_str!("vectors/python_ndn_0.5.2.jsonl").lines() {
+    let vectors = include_str!("vectors/python_ndn_0.5.2.jsonl")
+        .lines()
+        .chain(include_str!("vectors/python_ndn_mgmt_0.5.2.jsonl").lines());
+    for line in vectors {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let h = v["hex"].as_str().unwrap();
         out.push(
@@ -209,13 +217,63 @@ fn check_lp(lp: &LpPacketView<'_>) {
     assert_eq!(again.to_owned(), owned);
 }
 
+/// The management decoders: whatever decodes re-encodes to a value that decodes the same.
+fn check_mgmt(input: &[u8]) -> bool {
+    let mut ok = false;
+    if let Ok(p) = ControlParameters::decode(input) {
+        assert_eq!(ControlParameters::decode(&p.encode()), Ok(p));
+        ok = true;
+    }
+    if let Ok(r) = ControlResponse::decode(input) {
+        assert_eq!(ControlResponse::decode(&r.encode()), Ok(r));
+        ok = true;
+    }
+    if let Ok(g) = GeneralStatus::decode(input) {
+        assert_eq!(GeneralStatus::decode(&g.encode()), Ok(g));
+        ok = true;
+    }
+    if let Ok(faces) = dataset::decode_faces(input) {
+        let mut again = Vec::new();
+        faces.iter().for_each(|f| f.encode_to(&mut again));
+        assert_eq!(dataset::decode_faces(&again), Ok(faces));
+        ok = true;
+    }
+    if let Ok(fib) = dataset::decode_fib(input) {
+        let mut again = Vec::new();
+        fib.iter().for_each(|f| f.encode_to(&mut again));
+        assert_eq!(dataset::decode_fib(&again), Ok(fib));
+        ok = true;
+    }
+    if let Ok(rib) = dataset::decode_rib(input) {
+        let mut again = Vec::new();
+        rib.iter().for_each(|f| f.encode_to(&mut again));
+        assert_eq!(dataset::decode_rib(&again), Ok(rib));
+        ok = true;
+    }
+    if let Ok(sc) = dataset::decode_strategy_choices(input) {
+        let mut again = Vec::new();
+        sc.iter().for_each(|f| f.encode_to(&mut again));
+        assert_eq!(dataset::decode_strategy_choices(&again), Ok(sc));
+        ok = true;
+    }
+    ok
+}
+
 fn run_one(input: &[u8], reasm: &mut Reassembler, now: u64) -> bool {
     let _ = element_len(input, 9000);
+    let mgmt_ok = check_mgmt(input);
     let Ok(frame) = Frame::decode(input) else {
-        return false;
+        return mgmt_ok;
     };
     match frame.net {
-        Some(NetPacket::Interest(i)) => check_interest(&i),
+        Some(NetPacket::Interest(i)) => {
+            check_interest(&i);
+            if let Ok(Some(cmd)) = Command::parse(&i) {
+                if let Some(p) = cmd.params {
+                    assert_eq!(ControlParameters::decode(&p.encode()), Ok(p));
+                }
+            }
+        }
         Some(NetPacket::Data(d)) => check_data(&d),
         None => {}
     }
@@ -258,8 +316,13 @@ fn seeded_mutation_fuzz() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000_000);
+    let seed: u64 = std::env::var("NDNCC_WIRE_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x9E37_79B9_7F4A_7C15);
     let corpus = corpus();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng(seed | 1);
+    let t0 = std::time::Instant::now();
     let mut reasm = Reassembler::new(Limits {
         max_partial: 8,
         max_frag_count: 8,
@@ -287,9 +350,11 @@ fn seeded_mutation_fuzz() {
         }
     }
     println!(
-        "wire fuzz: {iters} mutants of {} seeds, {decoded} decoded, {} URIs",
+        "wire fuzz: {iters} mutants of {} seeds (seed {seed:#x}), {decoded} decoded, {} URIs, \
+         {:.1} s",
         corpus.len(),
-        iters.div_ceil(8)
+        iters.div_ceil(8),
+        t0.elapsed().as_secs_f64()
     );
     assert!(
         decoded > iters / 100,

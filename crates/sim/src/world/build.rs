@@ -4,16 +4,12 @@ use super::control::{ControlLink, ControlPlane};
 use super::events::LinkDir;
 use super::sample::Series;
 use super::{AppLoc, Parts, World};
-use crate::spec::{
-    AppKind, ClockSpec, EngineSpec, GapDistSpec, QueueSpec, ScenarioSpec, SpecError, WaitSpec,
-};
+use crate::spec::{AppKind, ClockSpec, QueueSpec, ScenarioSpec, SpecError, WaitSpec};
 use ndncc_core::app::{App, Consumer, ConsumerConfig, Placement, Producer, ProducerConfig};
 use ndncc_core::control::ControllerComponent;
 use ndncc_core::face::QueueLimit;
 use ndncc_core::forwarder::{Forwarder, ForwarderConfig};
-use ndncc_core::pacing::{
-    ClockModel, Engine, GapDist, Ideal, Randomized, Rfc3448, Rmc, Smoothing, Tick, WaitDist,
-};
+use ndncc_core::pacing::{ClockModel, WaitDist};
 use ndncc_core::rng::{name_key, RngStream, StreamKind};
 use ndncc_core::schemes::components::Topology;
 use ndncc_core::schemes::strategies;
@@ -132,40 +128,11 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
         AppKind::Consumer(c) => {
             let controller = c.controller.build();
             let clock = clock_model(&c.clock);
-            let engine = match c.engine {
-                EngineSpec::Ideal => Engine::Ideal(Ideal::default()),
-                EngineSpec::Randomized { dist } => {
-                    // its own stream: the clock model's draws use the consumer's
-                    let key = name_key(&[&a.name, "engine"]);
-                    let rng = RngStream::new(spec.seed, spec.run, StreamKind::App, key);
-                    Engine::Randomized(Randomized::new(
-                        match dist {
-                            GapDistSpec::Uniform => GapDist::Uniform,
-                            GapDistSpec::Exponential => GapDist::Exponential,
-                        },
-                        rng,
-                    ))
-                }
-                EngineSpec::Tick {
-                    tick_ns,
-                    smoothing: false,
-                } => Engine::Tick(Tick::new(Duration(tick_ns))),
-                EngineSpec::Tick {
-                    tick_ns,
-                    smoothing: true,
-                } => Engine::Smoothing(Smoothing::new(Duration(tick_ns))),
-                EngineSpec::Rfc3448 {
-                    burst,
-                    granularity_ns,
-                    max_owed,
-                } => {
-                    let tg = granularity_ns.map_or(clock.granularity(), Duration);
-                    let mut e = Rfc3448::new(burst, tg);
-                    e.max_owed = max_owed;
-                    Engine::Rfc3448(e)
-                }
-                EngineSpec::Rmc { kr, period_ns } => Engine::Rmc(Rmc::new(kr, Duration(period_ns))),
-            };
+            let engine = crate::engines::engine_from_spec(&c.engine, clock.granularity(), || {
+                // its own stream: the clock model's draws use the consumer's
+                let key = name_key(&[&a.name, "engine"]);
+                RngStream::new(spec.seed, spec.run, StreamKind::App, key)
+            });
             let cfg = ConsumerConfig {
                 prefix: prefix_of(&c.prefix)?,
                 interest_size: spec.packets.interest_size,

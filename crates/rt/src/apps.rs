@@ -1,0 +1,641 @@
+//! The real-time apps: the simulator's consumer and producer (`ndncc_core::app`), same
+//! controller, same sending engine, driven by the OS clock and a [`ClientFace`] to a forwarder.
+//!
+//! Each app is a state machine stepped by [`ConsumerApp::step`] / [`ProducerApp::step`] for a
+//! wall-clock budget, so a caller (the Python CLI) can look at signals between steps. Time is
+//! nanoseconds since the app started. The engine sleeps in the socket's read timeout: the OS
+//! clock with its real granularity, as `docs/realtime.md` describes.
+
+use crate::app_wire::{self, AppNames};
+use crate::client_face::{ClientFace, Endpoint};
+use ndncc_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig};
+use ndncc_core::pacing::ClockModel;
+use ndncc_core::rng::{RngStream, StreamKind};
+use ndncc_core::{Duration, Instant, Packet};
+use ndncc_sim::engines::engine_from_spec;
+use ndncc_sim::spec::{ConsumerSpec, ProducerSpec};
+use ndncc_wire::mgmt::{CommandInterest, ControlParameters, ControlResponse, Scope};
+use ndncc_wire::{Frame, Name, NetPacket};
+use serde::Serialize;
+use std::collections::{HashMap, VecDeque};
+use std::io;
+
+/// The longest single wait: a step returns within this after its budget.
+const MAX_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Packets the apps could not use, by reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Dropped {
+    /// Not decodable (counted and dropped, never fatal).
+    pub malformed: u64,
+    /// Well formed but not for this app (another name, a Data to a producer, …).
+    pub unexpected: u64,
+}
+
+fn elapsed(t0: std::time::Instant) -> Instant {
+    Instant(t0.elapsed().as_nanos() as u64)
+}
+
+fn wait_until(now: Instant, next: Option<Instant>, end: std::time::Instant) -> std::time::Duration {
+    let left = end.saturating_duration_since(std::time::Instant::now());
+    let timer = next.map_or(MAX_WAIT, |t| {
+        std::time::Duration::from_nanos(t.0.saturating_sub(now.0))
+    });
+    timer.min(MAX_WAIT).min(left)
+}
+
+/// What a consumer run did.
+#[derive(Clone, Debug, Serialize)]
+pub struct ConsumerReport {
+    pub interests_sent: u64,
+    pub retransmissions: u64,
+    pub requested: u64,
+    pub data_received: u64,
+    pub data_bytes: u64,
+    pub nacks: u64,
+    pub timeouts: u64,
+    pub marks: u64,
+    pub late_data: u64,
+    pub given_up: u64,
+    pub dropped: Dropped,
+    /// Wall time from start to the last step, seconds.
+    pub elapsed_s: f64,
+    /// Smoothed RTT at the end, seconds (`None` before the first sample).
+    pub srtt_s: Option<f64>,
+    /// Data received per second of the run.
+    pub data_per_s: f64,
+    /// Data wire bits received per second of the run, Mbit/s.
+    pub mbps: f64,
+}
+
+/// A consumer connected to a forwarder.
+pub struct ConsumerApp {
+    face: ClientFace,
+    names: AppNames,
+    consumer: Consumer,
+    t0: std::time::Instant,
+    end: Option<Instant>,
+    max_seq: Option<u64>,
+    chunked: bool,
+    out: Vec<Packet>,
+    rx: Vec<Vec<u8>>,
+    dropped: Dropped,
+    done: bool,
+}
+
+impl ConsumerApp {
+    /// Connects and builds the consumer `spec` describes (the scenario's `[[apps]]` consumer,
+    /// resolved). `interest_size` is the model's Interest size (the wire has its own); `duration`
+    /// bounds the run (with neither it nor `max_seq` it runs until stopped); `seed` seeds its
+    /// random streams.
+    pub fn new(
+        ep: &Endpoint,
+        spec: &ConsumerSpec,
+        interest_size: u32,
+        duration: Option<Duration>,
+        seed: u64,
+    ) -> Result<ConsumerApp, String> {
+        let names = AppNames::new(&spec.prefix)?;
+        let problems = spec.controller.validate();
+        if let Some(p) = problems.first() {
+            return Err(format!(
+                "controller {}: {} ({})",
+                p.keys.join(", "),
+                p.problem,
+                p.fix
+            ));
+        }
+        let rng = |k| RngStream::new(seed, 0, StreamKind::App, k);
+        let engine = engine_from_spec(&spec.engine, Duration(1), || rng(1));
+        let cfg = ConsumerConfig {
+            prefix: names.prefix_id,
+            interest_size,
+            lifetime: Duration(spec.lifetime_ns),
+            timeout: Duration(spec.timeout_ns.unwrap_or(spec.lifetime_ns)),
+            retx_on_timeout: spec.retx_on_timeout,
+            retx_on_nack: spec.retx_on_nack,
+            max_transmissions: spec.max_transmissions.max(1),
+            start_seq: spec.start_seq,
+            max_seq: spec.max_seq,
+            record_delays: false,
+            chunk_segments: spec.chunk_segments,
+        };
+        let mut consumer = Consumer::new(cfg, spec.controller.build(), engine, rng(0));
+        // the real OS is the clock: the engine's timers fire when the socket wait returns
+        consumer.clock = ClockModel::Ideal;
+        let face = ClientFace::connect(ep).map_err(|e| e.to_string())?;
+        let t0 = std::time::Instant::now();
+        let mut app = ConsumerApp {
+            face,
+            names,
+            consumer,
+            t0,
+            end: duration.map(|d| Instant(d.0)),
+            max_seq: spec.max_seq,
+            chunked: spec.chunk_segments.is_some(),
+            out: Vec::new(),
+            rx: Vec::new(),
+            dropped: Dropped::default(),
+            done: false,
+        };
+        app.consumer.start(Instant(0), &mut app.out);
+        app.flush().map_err(|e| e.to_string())?;
+        Ok(app)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        for p in self.out.drain(..) {
+            if let Packet::Interest(i) = p {
+                let bytes =
+                    app_wire::interest_to_wire(&self.names, &i).map_err(io::Error::other)?;
+                self.face.send(&bytes)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every sequence number asked for has its answer or was given up.
+    fn finished(&self) -> bool {
+        let s = &self.consumer.stats;
+        match self.max_seq {
+            Some(m) => {
+                s.requested >= m
+                    && self.consumer.in_flight() == 0
+                    && (self.chunked || s.data_received + s.given_up >= m)
+            }
+            None => false,
+        }
+    }
+
+    /// Runs for up to `budget` of wall time; true once the run is over (its duration passed or
+    /// every sequence number of `max_seq` is settled).
+    pub fn step(&mut self, budget: std::time::Duration) -> io::Result<bool> {
+        let end = std::time::Instant::now() + budget;
+        while !self.done {
+            let now = elapsed(self.t0);
+            if self.end.is_some_and(|e| now >= e) || self.finished() {
+                self.consumer.stop(now);
+                self.done = true;
+                break;
+            }
+            if self.consumer.poll_timeout().is_some_and(|t| t <= now) {
+                self.consumer.on_timeout(now, &mut self.out);
+                self.flush()?;
+                continue;
+            }
+            let next = match (self.consumer.poll_timeout(), self.end) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            self.face.recv(wait_until(now, next, end), &mut self.rx)?;
+            let rx = std::mem::take(&mut self.rx);
+            for bytes in &rx {
+                self.handle(bytes);
+            }
+            self.rx = rx;
+            self.rx.clear();
+            self.flush()?;
+            if std::time::Instant::now() >= end {
+                break;
+            }
+        }
+        Ok(self.done)
+    }
+
+    fn handle(&mut self, bytes: &[u8]) {
+        let now = elapsed(self.t0);
+        let Ok(frame) = Frame::decode(bytes) else {
+            self.dropped.malformed += 1;
+            return;
+        };
+        match (&frame.net, &frame.lp) {
+            (Some(NetPacket::Data(d)), lp) => {
+                match app_wire::data_from_wire(&self.names, d, lp.as_ref(), now) {
+                    Some(data) => self.consumer.handle_data(now, &data, &mut self.out),
+                    None => self.dropped.unexpected += 1,
+                }
+            }
+            (Some(NetPacket::Interest(i)), Some(lp)) if lp.nack.is_some() => {
+                match app_wire::nack_from_wire(&self.names, i, lp) {
+                    Some(n) => self.consumer.handle_nack(now, &n, &mut self.out),
+                    None => self.dropped.unexpected += 1,
+                }
+            }
+            _ => self.dropped.unexpected += 1,
+        }
+    }
+
+    pub fn report(&self) -> ConsumerReport {
+        let s = &self.consumer.stats;
+        let secs = self.t0.elapsed().as_secs_f64().max(1e-9);
+        ConsumerReport {
+            interests_sent: s.interests_sent,
+            retransmissions: s.retransmissions,
+            requested: s.requested,
+            data_received: s.data_received,
+            data_bytes: s.data_bytes,
+            nacks: s.nacks,
+            timeouts: s.timeouts,
+            marks: s.marks,
+            late_data: s.late_data,
+            given_up: s.given_up,
+            dropped: self.dropped,
+            elapsed_s: secs,
+            srtt_s: self.consumer.rtt.srtt().map(|d| d.0 as f64 / 1e9),
+            data_per_s: s.data_received as f64 / secs,
+            mbps: s.data_bytes as f64 * 8.0 / secs / 1e6,
+        }
+    }
+}
+
+/// Registers `prefix` on the forwarder with `rib/register` (a signed command Interest) and
+/// waits up to `timeout` for the answer. Packets that arrive with or after the answer are left
+/// in `rest`, for the caller to handle. `/localhost/nfd` on Unix and TCP faces, `/localhop/nfd`
+/// on UDP (ndnd's UDP faces are non-local).
+pub fn register_prefix(
+    face: &mut ClientFace,
+    ep: &Endpoint,
+    prefix: &Name,
+    timeout: std::time::Duration,
+    rest: &mut Vec<Vec<u8>>,
+) -> Result<ControlResponse, String> {
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let salt = u64::from(std::process::id()) << 32 | (now_ms & 0xFFFF_FFFF);
+    let cmd = CommandInterest {
+        scope: if matches!(ep, Endpoint::Udp(_)) {
+            Scope::Localhop
+        } else {
+            Scope::Localhost
+        },
+        module: "rib".into(),
+        verb: "register".into(),
+        params: ControlParameters::for_name(prefix.clone()),
+        nonce: (salt ^ (salt >> 29)) as u32,
+        lifetime_ms: timeout.as_millis() as u64,
+        signature_time_ms: now_ms,
+        signature_nonce: salt.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    };
+    let wire = cmd.encode().map_err(|e| e.to_string())?;
+    let name = ndncc_wire::InterestView::decode(&wire)
+        .map_err(|e| e.to_string())?
+        .name
+        .value()
+        .to_vec();
+    face.send(&wire).map_err(|e| e.to_string())?;
+    let end = std::time::Instant::now() + timeout;
+    let mut rx = Vec::new();
+    while std::time::Instant::now() < end {
+        let left = end.saturating_duration_since(std::time::Instant::now());
+        face.recv(left.min(MAX_WAIT), &mut rx)
+            .map_err(|e| format!("registering {prefix}: {e}"))?;
+        let mut packets = std::mem::take(&mut rx).into_iter();
+        while let Some(bytes) = packets.next() {
+            let Ok(Frame {
+                net: Some(NetPacket::Data(d)),
+                ..
+            }) = Frame::decode(&bytes)
+            else {
+                rest.push(bytes);
+                continue;
+            };
+            if d.name.value() != name.as_slice() {
+                rest.push(bytes);
+                continue;
+            }
+            rest.extend(packets.by_ref());
+            let r = ControlResponse::decode(d.content.unwrap_or_default())
+                .map_err(|e| format!("registering {prefix}: bad ControlResponse: {e}"))?;
+            if !r.is_ok() {
+                return Err(format!(
+                    "registering {prefix}: the forwarder answered {} {}",
+                    r.status_code, r.status_text
+                ));
+            }
+            return Ok(r);
+        }
+    }
+    Err(format!(
+        "registering {prefix}: no answer from the forwarder within {} ms",
+        timeout.as_millis()
+    ))
+}
+
+/// What a producer run did.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProducerReport {
+    pub interests_received: u64,
+    pub data_sent: u64,
+    pub unanswered: u64,
+    /// Interests that came with a PitToken (echoed on the Data).
+    pub pit_tokens: u64,
+    pub dropped: Dropped,
+    /// The FaceId the forwarder registered the prefix on.
+    pub face_id: Option<u64>,
+    pub elapsed_s: f64,
+}
+
+/// A wire Interest waiting for the core producer's answer: its exact name and PitToken.
+type Waiting = VecDeque<(Name, Option<Vec<u8>>)>;
+
+/// A producer connected to a forwarder, its prefix registered.
+pub struct ProducerApp {
+    face: ClientFace,
+    names: AppNames,
+    producer: Producer,
+    t0: std::time::Instant,
+    end: Option<Instant>,
+    waiting: HashMap<u64, Waiting>,
+    out: Vec<Packet>,
+    rx: Vec<Vec<u8>>,
+    dropped: Dropped,
+    pit_tokens: u64,
+    face_id: Option<u64>,
+    done: bool,
+}
+
+impl ProducerApp {
+    /// Connects, registers the prefix, and answers from then on. `data_overhead` is the
+    /// model's Data header size (the wire has its own).
+    pub fn new(
+        ep: &Endpoint,
+        spec: &ProducerSpec,
+        data_overhead: u32,
+        duration: Option<Duration>,
+        register: bool,
+    ) -> Result<ProducerApp, String> {
+        let names = AppNames::new(&spec.prefix)?;
+        let mut face = ClientFace::connect(ep).map_err(|e| e.to_string())?;
+        let mut rx = Vec::new();
+        let face_id = if register {
+            let r = register_prefix(
+                &mut face,
+                ep,
+                &names.prefix,
+                std::time::Duration::from_secs(2),
+                &mut rx,
+            )?;
+            r.body.and_then(|b| b.face_id)
+        } else {
+            None
+        };
+        let mut producer = Producer::new(ProducerConfig {
+            prefix: names.prefix_id,
+            payload: spec.payload_size,
+            data_size: spec.payload_size.saturating_add(data_overhead),
+            freshness: Duration(spec.freshness_ns),
+            content_segments: spec.content_segments,
+            processing_delay: Duration(spec.processing_delay_ns),
+            // a real producer serves the whole content (multi-source shares are simulator-only)
+            placement: None,
+        });
+        producer.start(Instant(0));
+        let mut app = ProducerApp {
+            face,
+            names,
+            producer,
+            t0: std::time::Instant::now(),
+            end: duration.map(|d| Instant(d.0)),
+            waiting: HashMap::new(),
+            out: Vec::new(),
+            rx: Vec::new(),
+            dropped: Dropped::default(),
+            pit_tokens: 0,
+            face_id,
+            done: false,
+        };
+        // Interests that came right behind the registration's answer
+        for bytes in &rx {
+            app.handle(bytes);
+        }
+        app.flush().map_err(|e| e.to_string())?;
+        Ok(app)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        for p in std::mem::take(&mut self.out) {
+            let Packet::Data(d) = p else { continue };
+            let Some(seq) = d.name.seq else { continue };
+            let Some(q) = self.waiting.get_mut(&seq) else {
+                continue;
+            };
+            // a chunk Interest gets several Data: the name and token stay until the last
+            let last = d.ext.segment.is_none_or(|s| s.index + 1 >= s.count);
+            let Some((name, token)) = (if last {
+                q.pop_front()
+            } else {
+                q.front().cloned()
+            }) else {
+                continue;
+            };
+            if q.is_empty() {
+                self.waiting.remove(&seq);
+            }
+            let bytes =
+                app_wire::data_to_wire(&name, &d, token.as_deref()).map_err(io::Error::other)?;
+            self.face.send(&bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Runs for up to `budget` of wall time; true once the duration has passed.
+    pub fn step(&mut self, budget: std::time::Duration) -> io::Result<bool> {
+        let end = std::time::Instant::now() + budget;
+        while !self.done {
+            let now = elapsed(self.t0);
+            if self.end.is_some_and(|e| now >= e) {
+                self.producer.stop(now);
+                self.done = true;
+                break;
+            }
+            if self.producer.poll_timeout().is_some_and(|t| t <= now) {
+                self.producer.on_timeout(now, &mut self.out);
+                self.flush()?;
+                continue;
+            }
+            let next = match (self.producer.poll_timeout(), self.end) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            self.face.recv(wait_until(now, next, end), &mut self.rx)?;
+            let rx = std::mem::take(&mut self.rx);
+            for bytes in &rx {
+                self.handle(bytes);
+            }
+            self.rx = rx;
+            self.rx.clear();
+            self.flush()?;
+            if std::time::Instant::now() >= end {
+                break;
+            }
+        }
+        Ok(self.done)
+    }
+
+    fn handle(&mut self, bytes: &[u8]) {
+        let now = elapsed(self.t0);
+        let Ok(frame) = Frame::decode(bytes) else {
+            self.dropped.malformed += 1;
+            return;
+        };
+        let (Some(NetPacket::Interest(i)), lp) = (&frame.net, &frame.lp) else {
+            self.dropped.unexpected += 1;
+            return;
+        };
+        if lp.as_ref().is_some_and(|l| l.nack.is_some()) {
+            self.dropped.unexpected += 1;
+            return;
+        }
+        let Some(core) = app_wire::interest_from_wire(&self.names, i, lp.as_ref()) else {
+            self.dropped.unexpected += 1;
+            return;
+        };
+        let token = lp.as_ref().and_then(|l| l.pit_token).map(<[u8]>::to_vec);
+        self.pit_tokens += u64::from(token.is_some());
+        let seq = core.name.seq.unwrap_or(0);
+        self.waiting
+            .entry(seq)
+            .or_default()
+            .push_back((i.name.to_owned(), token));
+        let unanswered = self.producer.stats.unanswered;
+        self.producer
+            .handle_interest(now, &self.names.table, &core, &mut self.out);
+        if self.producer.stats.unanswered > unanswered {
+            if let Some(q) = self.waiting.get_mut(&seq) {
+                q.pop_back();
+                if q.is_empty() {
+                    self.waiting.remove(&seq);
+                }
+            }
+        }
+    }
+
+    pub fn report(&self) -> ProducerReport {
+        let s = &self.producer.stats;
+        ProducerReport {
+            interests_received: s.interests_received,
+            data_sent: s.data_sent,
+            unanswered: s.unanswered,
+            pit_tokens: self.pit_tokens,
+            dropped: self.dropped,
+            face_id: self.face_id,
+            elapsed_s: self.t0.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndncc_wire::mgmt::Command;
+    use ndncc_wire::{Interest, InterestView, LpPacket};
+    use std::io::{Read, Write};
+    use std::os::unix::net::{UnixListener, UnixStream};
+
+    /// Reads one TLV element from a blocking stream.
+    fn read_element(s: &mut UnixStream) -> Vec<u8> {
+        let mut buf = Vec::new();
+        let mut byte = [0u8; 1];
+        loop {
+            s.read_exact(&mut byte).unwrap();
+            buf.push(byte[0]);
+            if let Ok(Some(len)) = ndncc_wire::packet::element_len(&buf, 1 << 16) {
+                let mut rest = vec![0; len - buf.len()];
+                s.read_exact(&mut rest).unwrap();
+                buf.extend(rest);
+                return buf;
+            }
+        }
+    }
+
+    /// A fake forwarder: answers rib/register, then sends an Interest with a 6-byte PitToken
+    /// (as ndnd does) and checks the Data carries it back, with the Interest's exact name.
+    #[test]
+    fn producer_registers_and_echoes_the_pit_token() {
+        let dir = std::env::temp_dir().join(format!("ndncc-apps-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fw.sock");
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).unwrap();
+        let fake = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            let cmd = read_element(&mut s);
+            let view = InterestView::decode(&cmd).unwrap();
+            let c = Command::parse(&view).unwrap().unwrap();
+            assert_eq!((c.module.as_str(), c.verb.as_str()), ("rib", "register"));
+            let mut params = c.params.unwrap();
+            assert_eq!(params.name.as_ref().unwrap().to_string(), "/fake/p");
+            params.face_id = Some(300);
+            let reply =
+                ndncc_wire::mgmt::command_reply(&view, &ControlResponse::new(200, "OK", params));
+            s.write_all(&LpPacket::wrap(reply.encode()).encode().unwrap())
+                .unwrap();
+            let token = vec![9, 8, 7, 6, 5, 4];
+            let i = Interest::new(Name::from_uri("/fake/p/seg=12").unwrap(), 77)
+                .encode()
+                .unwrap();
+            let lp = LpPacket {
+                pit_token: Some(token.clone()),
+                ..LpPacket::wrap(i)
+            };
+            s.write_all(&lp.encode().unwrap()).unwrap();
+            let back = read_element(&mut s);
+            let f = Frame::decode(&back).unwrap();
+            assert_eq!(f.lp.unwrap().pit_token, Some(&token[..]));
+            let Some(NetPacket::Data(d)) = f.net else {
+                panic!("not a Data")
+            };
+            assert_eq!(d.name.to_string(), "/fake/p/seg=12");
+            assert_eq!(d.content.map(<[u8]>::len), Some(123));
+            s // kept open until the producer has stopped stepping
+        });
+        let spec: ProducerSpec =
+            serde_json::from_str(r#"{"prefix": "/fake/p", "payload_size": 123}"#).unwrap();
+        let ep = Endpoint::Unix(path);
+        let mut app = ProducerApp::new(&ep, &spec, 0, None, true).unwrap();
+        let t0 = std::time::Instant::now();
+        while app.report().data_sent == 0 && t0.elapsed() < std::time::Duration::from_secs(5) {
+            app.step(std::time::Duration::from_millis(50)).unwrap();
+        }
+        let _stream = fake.join().unwrap();
+        let r = app.report();
+        assert_eq!((r.face_id, r.data_sent, r.pit_tokens), (Some(300), 1, 1));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A refused registration is an error that names the status.
+    #[test]
+    fn refused_registration_is_reported() {
+        let dir = std::env::temp_dir().join(format!("ndncc-apps-r-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fw.sock");
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).unwrap();
+        let fake = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let cmd = read_element(&mut s);
+            let view = InterestView::decode(&cmd).unwrap();
+            let r = ControlResponse::new(403, "Unauthorized", ControlParameters::default());
+            s.write_all(&ndncc_wire::mgmt::command_reply(&view, &r).encode())
+                .unwrap();
+        });
+        let ep = Endpoint::Unix(path);
+        let mut face = ClientFace::connect(&ep).unwrap();
+        let prefix = Name::from_uri("/x").unwrap();
+        let mut rest = Vec::new();
+        let err = register_prefix(
+            &mut face,
+            &ep,
+            &prefix,
+            std::time::Duration::from_secs(3),
+            &mut rest,
+        )
+        .unwrap_err();
+        assert!(err.contains("403 Unauthorized"), "{err}");
+        fake.join().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

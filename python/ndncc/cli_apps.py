@@ -1,0 +1,289 @@
+"""The real-time apps and the forwarder benchmark of the CLI: ``ndncc consumer``, ``ndncc
+producer`` (the simulator's consumer and producer, any controller and sending engine, talking
+the NDN wire format to a forwarder) and ``ndncc bench forwarder``. Exit codes are the CLI's
+(:mod:`ndncc.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+from .cli import EXIT_OK, InputError, _console
+
+DEFAULT_TRANSPORT = "unix:///run/nfd/nfd.sock"
+
+
+def _value(text: str):
+    """A KEY=VALUE value: a TOML value when it parses as one (100, 1.5, true, "x"), else the
+    text itself (aimd, 10ms, 1000B)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def app_spec(kind: str, prefix: str, pairs: list[str]) -> tuple[dict, dict]:
+    """The resolved spec of one ``[[apps]]`` table built from the command line: (the app's
+    body as crates/sim/src/spec.rs reads it, the [packets] sizes). Every mistake is reported
+    the way a scenario file's are."""
+    from .scenario import Scenario
+
+    table: dict = {"name": kind, "node": "app", "kind": kind, "prefix": prefix}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"'{pair}': app settings are KEY=VALUE, e.g. controller=aimd")
+        key = key.strip()
+        if key in ("name", "node", "kind", "prefix", "start", "stop"):
+            raise InputError(f"'{key}' is set by the command, not as KEY=VALUE")
+        table[key] = _value(value.strip())
+    data = {
+        "scenario": {"name": f"rt-{kind}", "duration": "1s"},
+        "defaults": {"link": {"bandwidth": "1Gbps", "delay": "1ms"}},
+        "links": [{"between": ["app", "forwarder"]}],
+        "apps": [table],
+    }
+    if kind == "consumer":  # the scenario checks that someone serves the prefix
+        data["apps"].append(
+            {"name": "peer", "node": "forwarder", "kind": "producer", "prefix": prefix}
+        )
+    spec = Scenario.from_dict(data, source="<command line>").resolve()
+    return spec["apps"][0]["app"], spec["packets"]
+
+
+def _duration_s(text: str | None) -> float | None:
+    if text is None:
+        return None
+    from .units import UnitError, parse_time
+
+    try:
+        ns = parse_time(text)
+    except UnitError as e:
+        raise InputError(f"--duration: {e}") from None
+    if ns <= 0:
+        raise InputError("--duration must be positive")
+    return ns / 1e9
+
+
+def _native_call(fn, *args, **kw) -> dict:
+    """Calls an app of the native module; its errors (no forwarder, registration refused,
+    a lost connection) are the user's to fix: one line, exit code 3."""
+    try:
+        return json.loads(fn(*args, **kw))
+    except (RuntimeError, ValueError) as e:
+        raise InputError(str(e)) from None
+
+
+def _print_report(args: argparse.Namespace, title: str, report: dict) -> None:
+    if args.json:
+        print(json.dumps(report, indent=2, sort_keys=True))
+        return
+    console = _console()
+    console.print(f"[bold]{title}[/bold]")
+    for k, v in report.items():
+        if isinstance(v, float):
+            v = f"{v:.6g}"
+        console.print(f"  {k:<20} {v}", markup=False)
+
+
+def cmd_consumer(args: argparse.Namespace) -> int:
+    from . import _core
+
+    body, packets = app_spec("consumer", args.prefix, args.settings)
+    body.pop("kind", None)
+    report = _native_call(
+        _core.rt_consumer,
+        args.forwarder,
+        json.dumps(body),
+        interest_size=packets["interest_size"],
+        duration_s=_duration_s(args.duration),
+        seed=args.seed,
+    )
+    _print_report(args, f"consumer {args.prefix} via {args.forwarder}", report)
+    return EXIT_OK
+
+
+def cmd_producer(args: argparse.Namespace) -> int:
+    from . import _core
+
+    body, packets = app_spec("producer", args.prefix, args.settings)
+    body.pop("kind", None)
+    report = _native_call(
+        _core.rt_producer,
+        args.forwarder,
+        json.dumps(body),
+        data_overhead=packets["data_overhead"],
+        duration_s=_duration_s(args.duration),
+        register=not args.no_register,
+    )
+    _print_report(args, f"producer {args.prefix} via {args.forwarder}", report)
+    return EXIT_OK
+
+
+def _add_app_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--forwarder",
+        metavar="URI",
+        default=os.environ.get("NDN_CLIENT_TRANSPORT", DEFAULT_TRANSPORT),
+        help="unix:///path, tcp://host:port or udp://host:port (default: "
+        f"$NDN_CLIENT_TRANSPORT, else {DEFAULT_TRANSPORT})",
+    )
+    p.add_argument("--prefix", required=True, help="NDN name prefix, e.g. /ndncc/flow1")
+    p.add_argument("--duration", help="stop after this long, e.g. 10s (default: until done)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument(
+        "settings",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="the scenario's [[apps]] keys (docs/scenario.md), e.g. controller=aimd engine=rmc",
+    )
+
+
+def add_commands(sub) -> None:
+    c = sub.add_parser(
+        "consumer",
+        help="fetch Data through a real forwarder with any controller and sending engine",
+        description="The simulator's consumer on the OS clock: asks <prefix>/seq=N through the "
+        "forwarder. Settings are a scenario's [[apps]] consumer keys (controller=..., "
+        "engine=..., max_seq=...). Without --duration and max_seq it runs until Ctrl-C.",
+    )
+    _add_app_flags(c)
+    c.add_argument("--seed", type=int, default=1, help="seed of its random streams")
+    c.set_defaults(func=cmd_consumer)
+    p = sub.add_parser(
+        "producer",
+        help="answer Interests from a real forwarder (registers its prefix)",
+        description="The simulator's producer on the OS clock: registers <prefix> with "
+        "rib/register and answers <prefix>/seq=N (or seg=N) with payload bytes of Content, "
+        "echoing the forwarder's PitToken. Settings are a scenario's [[apps]] producer keys "
+        "(payload=1000B, processing_delay=1ms, ...).",
+    )
+    _add_app_flags(p)
+    p.add_argument(
+        "--no-register", action="store_true", help="do not send rib/register (a route exists)"
+    )
+    p.set_defaults(func=cmd_producer)
+
+
+# ---- bench forwarder ------------------------------------------------------------------------
+
+
+def add_bench_flags(b: argparse.ArgumentParser) -> None:
+    """Flags of ``ndncc bench forwarder`` (on the ``bench`` parser)."""
+    b.add_argument(
+        "target",
+        nargs="?",
+        choices=["forwarder"],
+        help="'forwarder': Interest/Data exchanges per second through one forwarder "
+        "(default: the simulator workloads)",
+    )
+    b.add_argument(
+        "--forwarder",
+        action="append",
+        metavar="NAME",
+        help="forwarder under test: ndnd or ndnccd (repeatable; default ndnd)",
+    )
+    b.add_argument(
+        "--faces",
+        default="unix,udp",
+        help="face kinds to measure, comma separated: unix, tcp, udp (default unix,udp)",
+    )
+    b.add_argument("--window", type=int, default=64, help="Interests outstanding (default 64)")
+    b.add_argument("--payload", type=int, default=1000, help="Content bytes per Data")
+    b.add_argument("--duration", default="5s", help="measured time per run (default 5s)")
+    b.add_argument("--warmup", default="1s", help="unmeasured time before (default 1s)")
+    b.add_argument("--threads", type=int, default=1, help="forwarding threads of ndnd")
+
+
+def cmd_bench_forwarder(args: argparse.Namespace) -> int:
+    from . import _core, interop
+
+    names = args.forwarder or ["ndnd"]
+    for n in names:
+        if n not in interop.FORWARDERS:
+            raise InputError(f"unknown forwarder {n!r}; known: {', '.join(interop.FORWARDERS)}")
+    faces = [f.strip() for f in args.faces.split(",") if f.strip()]
+    for f in faces:
+        if f not in ("unix", "tcp", "udp"):
+            raise InputError(f"--faces: unknown face kind {f!r} (unix, tcp, udp)")
+    if not 1 <= args.window <= 100_000:
+        raise InputError("--window must be 1 to 100000")
+    if not 0 <= args.payload <= 8000:
+        raise InputError("--payload must be 0 to 8000 bytes")
+    if not 1 <= args.threads <= 64:
+        raise InputError("--threads must be 1 to 64")
+    duration = _duration_s(args.duration)
+    warmup = _duration_s(args.warmup) if args.warmup not in ("0", "0s") else 0.0
+    console = _console(stderr=args.json)
+    results: dict = {}
+    for name in names:
+        try:
+            fw = interop.start(name, threads=args.threads)
+        except interop.ForwarderUnavailable as e:
+            results[name] = {"available": False, "reason": str(e)}
+            console.print(f"{name}: not available — {e}", markup=False)
+            continue
+        with fw:
+            runs = {}
+            for kind in faces:
+                ep = fw.endpoint(kind)
+                if not args.json:
+                    console.print(f"{name} over {kind}: {ep} …", markup=False)
+                r = _native_call(
+                    _core.fw_bench,
+                    ep,
+                    ep,
+                    f"/ndncc-bench/{kind}/{os.getpid()}-{time.monotonic_ns()}",
+                    args.window,
+                    args.payload,
+                    duration,
+                    warmup_s=warmup,
+                )
+                r["alive_after"] = fw.alive()
+                runs[kind] = r
+            results[name] = {"available": True, "threads": args.threads, "runs": runs}
+    if args.json:
+        print(json.dumps(results, indent=2, sort_keys=True))
+    else:
+        _print_bench_table(results, args)
+    if not any(r.get("available") for r in results.values()):
+        raise InputError("no forwarder under test is available")
+    return EXIT_OK
+
+
+def _print_bench_table(results: dict, args: argparse.Namespace) -> None:
+    from rich.table import Table
+
+    t = Table(
+        title=f"forwarder benchmark: window {args.window}, payload {args.payload} B, "
+        f"{args.duration} measured"
+    )
+    for col in (
+        "forwarder",
+        "faces",
+        "exchanges/s",
+        "Mbit/s (wire)",
+        "Mbit/s (payload)",
+        "mean RTT µs",
+        "timeouts",
+    ):
+        t.add_column(col, justify="right" if col not in ("forwarder", "faces") else "left")
+    for name, res in results.items():
+        if not res.get("available"):
+            t.add_row(name, "—", "not available", "", "", "", "")
+            continue
+        for kind, r in res["runs"].items():
+            t.add_row(
+                name,
+                kind,
+                f"{r['exchanges_per_s']:,.0f}",
+                f"{r['wire_mbps']:.1f}",
+                f"{r['payload_mbps']:.1f}",
+                f"{r['mean_rtt_us']:.0f}",
+                str(r["timeouts"]),
+            )
+    _console().print(t)

@@ -1,0 +1,268 @@
+"""Interop with independent NDN software through a real forwarder (ndnd, built by `make tools`):
+ndncc producer + ndncc consumer, python-ndn producer + ndncc consumer, ndncc producer + python-ndn
+consumer, PitToken echo, and prefix registration answered by ndnd's management. Skipped, naming
+what failed, when ndnd or python-ndn is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+from ndncc import _core, interop
+from ndncc.cli import main
+from ndncc.cli_apps import app_spec
+
+
+@pytest.fixture(scope="module")
+def ndnd():
+    try:
+        fw = interop.start("ndnd")
+    except interop.ForwarderUnavailable as e:
+        pytest.skip(f"interop tests need ndnd: {e}")
+    with fw:
+        yield fw
+        assert fw.alive(), f"ndnd died during the tests; its log:\n{fw.log_tail()}"
+
+
+def _pyndn_available() -> None:
+    try:
+        import ndn  # noqa: F401
+    except ImportError as e:
+        pytest.skip(f"python-ndn is not installed ({e}); it is in the test extras")
+
+
+def _producer_thread(endpoint: str, prefix: str, duration_s: float, **settings) -> tuple:
+    body, packets = app_spec(
+        "producer", prefix, [f"{k}={json.dumps(v)}" for k, v in settings.items()]
+    )
+    body.pop("kind")
+    box: dict = {}
+
+    def run():
+        try:
+            box["report"] = json.loads(
+                _core.rt_producer(
+                    endpoint,
+                    json.dumps(body),
+                    data_overhead=packets["data_overhead"],
+                    duration_s=duration_s,
+                )
+            )
+        except Exception as e:  # noqa: BLE001 - handed to the test thread
+            box["error"] = e
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t, box
+
+
+def _consume(endpoint: str, prefix: str, duration_s: float, **settings) -> dict:
+    body, packets = app_spec(
+        "consumer", prefix, [f"{k}={json.dumps(v)}" for k, v in settings.items()]
+    )
+    body.pop("kind")
+    return json.loads(
+        _core.rt_consumer(
+            endpoint,
+            json.dumps(body),
+            interest_size=packets["interest_size"],
+            duration_s=duration_s,
+        )
+    )
+
+
+def _wait_registered(fw, prefix: str, timeout_s: float = 5.0) -> None:
+    """Polls ndnd's RIB (its own `ndnd fw route-list`, a second management client)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    env = dict(os.environ, NDN_CLIENT_TRANSPORT=fw.unix)
+    binary = interop.find_ndnd()
+    while time.monotonic() < deadline:
+        out = subprocess.run(
+            [str(binary), "fw", "route-list"], env=env, capture_output=True, text=True, timeout=10
+        ).stdout
+        if prefix in out:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{prefix} never appeared in ndnd's route list")
+
+
+@pytest.mark.parametrize("kind", ["unix", "tcp", "udp"])
+def test_ndncc_producer_and_consumer_through_ndnd(ndnd, kind):
+    ep = ndnd.endpoint(kind)
+    prefix = f"/ndncc/interop/{kind}"
+    t, box = _producer_thread(ep, prefix, 3.0, payload="700B")
+    _wait_registered(ndnd, prefix)
+    n = 300
+    r = _consume(
+        ep,
+        prefix,
+        5.0,
+        controller="fixed-window",
+        window=16,
+        max_seq=n,
+        retransmit="timeout",
+        lifetime="1s",
+    )
+    t.join()
+    assert "error" not in box, box.get("error")
+    p = box["report"]
+    assert r["data_received"] == n and r["given_up"] == 0, r
+    assert r["dropped"] == {"malformed": 0, "unexpected": 0}
+    # every Data came back through ndnd, so each PitToken ndnd put on an Interest was echoed
+    assert p["interests_received"] >= n and p["data_sent"] >= n, p
+    assert p["pit_tokens"] == p["interests_received"], p
+    assert p["face_id"] is not None and p["face_id"] > 0
+    assert r["data_bytes"] > n * 700
+    assert ndnd.alive()
+
+
+PYNDN_PRODUCER = textwrap.dedent(
+    """
+    import sys
+    from ndn.app import NDNApp
+    from ndn.security import KeychainDigest
+
+    prefix, size = sys.argv[1], int(sys.argv[2])
+    app = NDNApp(keychain=KeychainDigest())
+
+    @app.route(prefix)
+    def on_interest(name, param, app_param):
+        app.put_data(name, content=bytes(size), freshness_period=0)
+
+    async def ready():
+        print("ready", flush=True)
+
+    app.run_forever(after_start=ready())
+    """
+)
+
+
+def test_python_ndn_producer_and_ndncc_consumer(ndnd, tmp_path):
+    _pyndn_available()
+    script = tmp_path / "producer.py"
+    script.write_text(PYNDN_PRODUCER)
+    prefix = "/ndncc/interop/pyndn"
+    env = dict(os.environ, NDN_CLIENT_TRANSPORT=ndnd.unix, HOME=str(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, str(script), prefix, "500"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        assert line.strip() == "ready", f"python-ndn producer: {line!r} {proc.stderr.read()}"
+        _wait_registered(ndnd, prefix)
+        r = _consume(
+            ndnd.unix,
+            prefix,
+            6.0,
+            controller="icp",
+            max_seq=200,
+            lifetime="1s",
+            retransmit="timeout",
+        )
+    finally:
+        proc.terminate()
+        proc.wait(5)
+    assert r["data_received"] == 200 and r["given_up"] == 0, r
+    assert r["data_bytes"] > 200 * 500
+
+
+PYNDN_CONSUMER = textwrap.dedent(
+    """
+    import sys
+    from ndn.app import NDNApp
+    from ndn.encoding import Name, Component
+    from ndn.security import KeychainDigest
+
+    prefix, count = sys.argv[1], int(sys.argv[2])
+    app = NDNApp(keychain=KeychainDigest())
+
+    async def main():
+        got = 0
+        for i in range(count):
+            name = Name.from_str(prefix) + [Component.from_sequence_num(i)]
+            _, _, content = await app.express_interest(name, lifetime=2000, must_be_fresh=False,
+                                                       can_be_prefix=False)
+            got += len(bytes(content)) == 300
+        print(got, flush=True)
+        app.shutdown()
+
+    app.run_forever(after_start=main())
+    """
+)
+
+
+def test_ndncc_producer_and_python_ndn_consumer(ndnd, tmp_path):
+    _pyndn_available()
+    prefix = "/ndncc/interop/to-pyndn"
+    t, box = _producer_thread(ndnd.unix, prefix, 4.0, payload="300B")
+    _wait_registered(ndnd, prefix)
+    script = tmp_path / "consumer.py"
+    script.write_text(PYNDN_CONSUMER)
+    env = dict(os.environ, NDN_CLIENT_TRANSPORT=ndnd.tcp, HOME=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, str(script), prefix, "50"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    t.join()
+    assert out.stdout.strip() == "50", (out.stdout, out.stderr[-2000:])
+    assert box["report"]["data_sent"] >= 50
+
+
+def test_cli_consumer_without_forwarder_is_one_line(tmp_path, capsys):
+    code = main(
+        ["consumer", "--forwarder", f"unix://{tmp_path}/none.sock", "--prefix", "/x", "max_seq=1"]
+    )
+    err = capsys.readouterr().err
+    assert code == 3
+    assert err.startswith("error: cannot connect to unix://") and err.count("\n") == 1
+
+
+def test_cli_bad_setting_names_the_key(capsys):
+    code = main(["consumer", "--prefix", "/x", "controller=nope"])
+    err = capsys.readouterr().err
+    assert code == 3 and "controller" in err and "Traceback" not in err
+
+
+def test_cli_bench_forwarder_reports_ndnccd_unavailable(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("NDNCC_NDNCCD", str(tmp_path / "ndnccd"))
+    code = main(["bench", "forwarder", "--forwarder", "ndnccd", "--json"])
+    captured = capsys.readouterr()
+    assert code == 3
+    assert "ndnccd is not available" in captured.err
+
+
+def test_cli_bench_forwarder_measures_ndnd(ndnd, capsys):
+    code = main(
+        [
+            "bench",
+            "forwarder",
+            "--faces",
+            "unix",
+            "--duration",
+            "1s",
+            "--warmup",
+            "0.2s",
+            "--window",
+            "8",
+            "--json",
+        ]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    run = out["ndnd"]["runs"]["unix"]
+    assert run["exchanges"] > 0 and run["exchanges_per_s"] > 0 and run["alive_after"]
+    assert run["payload_mbps"] < run["wire_mbps"]
