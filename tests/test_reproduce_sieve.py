@@ -80,6 +80,26 @@ def test_required_comparisons_hold_except_the_known_differences(rep):
     assert len([r for r in required if not against_pcon(r)]) >= 18
 
 
+# Rows against PCON that do not hold (docs/schemes/sieve.md, "Where we differ"): PCON's
+# dumbbell throughput varies less than every ndnSieve variant's, and the consumer as printed
+# queues more than PCON. Exact set: the test fails when another one fails or one starts to hold.
+KNOWN_PCON_DIFFERENCES = {
+    *(("dumbbell (Fig. 3a)", "throughput std, ndnSieve / PCON", v) for v in sieve.variants()
+      if v.startswith("ndnSieve")),
+    *((f"{s} (Fig. 3{x})", "mean delay per consumer, ndnSieve / PCON", v) for s, x in
+      (("dumbbell", "a"), ("multipath 1", "b"), ("multipath 2", "c")) for v in PRINTED),
+}  # fmt: skip
+
+
+def test_rows_against_pcon_that_fail_are_the_known_ones(rep):
+    if "PCON" not in sieve.variants():
+        pytest.skip("PCON is not in the registry")
+    required = [r for r in rep.rows if r.checked and not r.tolerance.startswith("goal")]
+    failed = {(r.experiment, r.metric, r.condition) for r in required
+              if against_pcon(r) and not r.within}  # fmt: skip
+    assert failed == KNOWN_PCON_DIFFERENCES, sorted(failed ^ KNOWN_PCON_DIFFERENCES)
+
+
 def test_pcon_rows_appear_exactly_when_pcon_is_registered(rep):
     """The rows against PCON are reported as they come out (docs/schemes/sieve.md discusses
     them: PCON leads in most of them here); they exist only with PCON in the registry."""
@@ -134,5 +154,6 @@ def test_every_figure_has_data_and_units(rep, drawn):
             assert "(" in ax.get_ylabel(), (name, ax.get_ylabel())
             lines = [np.asarray(line.get_ydata(), float) for line in ax.lines]
             bars = [p.get_height() for p in ax.patches]
-            boxes = ax.get_xticklabels()
-            assert any(np.isfinite(y).any() for y in lines) or bars or boxes, name
+            # box plots draw their boxes, whiskers and medians as lines
+            has_bars = any(np.isfinite(h) and h > 0 for h in bars)
+            assert any(np.isfinite(y).any() for y in lines) or has_bars, name

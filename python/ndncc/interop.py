@@ -1,5 +1,5 @@
 """Forwarders to run the real-time apps against: ndnd (github.com/named-data/ndnd, built by
-``make tools`` into ``.tools/ndnd/ndnd``) now, ndnccd once its binary exists.
+``make tools`` into ``.tools/ndnd/ndnd``) or ndnccd (``target/release/ndnccd``).
 
 :func:`start` runs one forwarder in a temporary directory with a generated configuration (a Unix
 socket, a TCP and a UDP listener on free loopback ports, no content store, no multicast) and
@@ -54,13 +54,10 @@ def find_ndnccd() -> Path:
     path = Path(env) if env else ROOT / "target" / "release" / "ndnccd"
     if not path.is_file():
         raise ForwarderUnavailable(
-            f"ndnccd is not available: no binary at {path} (it comes with the ndnccd daemon; "
-            "build it with cargo build --release, or set NDNCC_NDNCCD)"
+            f"ndnccd is not available: no binary at {path} (build it with "
+            "'cargo build --release -p ndncc-rt --bin ndnccd', or set NDNCC_NDNCCD)"
         )
-    raise ForwarderUnavailable(
-        f"ndnccd found at {path}, but ndncc.interop has no launcher for it yet "
-        "(add one to interop.start: its config, its Unix/TCP/UDP listeners)"
-    )
+    return path
 
 
 def free_port(kind: int) -> int:
@@ -173,12 +170,18 @@ def start(name: str = "ndnd", threads: int = 1, timeout_s: float = 10.0) -> Forw
     work = Path(tmp.name)
     sock = work / f"{name}.sock"
     tcp, udp = free_port(socket.SOCK_STREAM), free_port(socket.SOCK_DGRAM)
-    config = work / "fw.yml"
-    config.write_text(ndnd_config(sock, tcp, udp, threads))
+    if name == "ndnd":
+        config = work / "fw.yml"
+        config.write_text(ndnd_config(sock, tcp, udp, threads))
+        argv = [str(binary), "fw", "run", str(config)]
+    else:
+        # ndnccd's defaults: no Content Store, one thread (the poll loop); listeners by flag
+        tcp_at, udp_at = f"127.0.0.1:{tcp}", f"127.0.0.1:{udp}"
+        argv = [str(binary), "--unix", str(sock), "--tcp", tcp_at, "--udp", udp_at]
     log = work / f"{name}.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(binary), "fw", "run", str(config)],
+            argv,
             stdout=out,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,

@@ -34,14 +34,16 @@ impl Duration {
     pub const fn from_nanos(ns: u64) -> Duration {
         Duration(ns)
     }
+    // the integer constructors saturate: a lifetime or freshness read off the wire can be any
+    // 64-bit number, and ndnccd must not panic (or wrap) on one
     pub const fn from_micros(us: u64) -> Duration {
-        Duration(us * 1_000)
+        Duration(us.saturating_mul(1_000))
     }
     pub const fn from_millis(ms: u64) -> Duration {
-        Duration(ms * 1_000_000)
+        Duration(ms.saturating_mul(1_000_000))
     }
     pub const fn from_secs(s: u64) -> Duration {
-        Duration(s * 1_000_000_000)
+        Duration(s.saturating_mul(1_000_000_000))
     }
     /// Rounds to the nearest nanosecond; negative or NaN inputs give zero.
     pub fn from_secs_f64(s: f64) -> Duration {
@@ -128,6 +130,15 @@ impl BitRate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_constructors_saturate() {
+        // a wire lifetime of u64::MAX ms must not wrap to a short one (nor panic in debug)
+        assert_eq!(Duration::from_millis(u64::MAX), Duration(u64::MAX));
+        assert_eq!(Duration::from_micros(u64::MAX / 2), Duration(u64::MAX));
+        assert_eq!(Duration::from_secs(u64::MAX / 3), Duration(u64::MAX));
+        assert_eq!(Duration::from_millis(3), Duration(3_000_000));
+    }
 
     #[test]
     fn serialization_is_exact_for_round_numbers() {

@@ -329,3 +329,23 @@ fn a_can_be_prefix_interest_is_satisfied_by_a_longer_data_name() {
     assert_eq!(d.fwd.core.counters.satisfied, 1, "{}", d.report());
     assert_eq!(d.fwd.core.counters.unsolicited_data, 1);
 }
+
+#[test]
+fn an_interest_lifetime_or_freshness_of_any_size_is_taken_without_a_panic() {
+    // 64-bit lifetimes and freshness periods off the wire: the ms → ns conversion saturates
+    // (it overflowed before: a debug build's daemon thread panicked, a release build wrapped)
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/big");
+    let mut c = connect(r.tcp);
+    let mut i = Interest::new(Name::from_uri("/big/n/seg=1").unwrap(), 7);
+    i.lifetime = Some(u64::MAX / 2);
+    c.write_all(&i.encode().unwrap()).unwrap();
+    let seen = serve(&mut prod, &mut pbuf, 1);
+    assert_eq!(seen.len(), 1);
+    // the daemon still serves: a second consumer's Interest goes through too
+    let mut c2 = connect(r.tcp);
+    c2.write_all(&interest("/big/n/seg=2", 8)).unwrap();
+    assert_eq!(serve(&mut prod, &mut pbuf, 1).len(), 1);
+    assert!(read_frame(&mut c2, &mut Vec::new()).is_some());
+    r.finish();
+}

@@ -6,8 +6,9 @@
 //! Commands are accepted under `/localhost/nfd` and `/localhop/nfd` from any face, signatures
 //! unchecked (as ndnd). Every reply is a Data of exactly the Interest's name, signed
 //! DigestSha256, whose ControlResponse always carries a ControlParameters body (python-ndn
-//! 0.5.2 crashes on a body-less error). A dataset is one Data of the Interest's name (pynfdc
-//! asks with CanBePrefix and reads one packet).
+//! 0.5.2 crashes on a body-less error). A dataset is one Data named as NFD's StatusDataset
+//! protocol wants: the Interest's name, a version, and segment 0 as the final block (pynfdc and
+//! ndnd's client ask with CanBePrefix and read one packet).
 
 use super::{Daemon, FACE_ID_OFFSET};
 use crate::boundary::names::NameMapper;
@@ -15,7 +16,7 @@ use ndncc_core::face::FaceId;
 use ndncc_core::forwarder::Strategy;
 use ndncc_wire::dataset::{self, FaceStatus, GeneralStatus};
 use ndncc_wire::mgmt::{command_reply, Command, ControlParameters, ControlResponse};
-use ndncc_wire::{InterestView, MetaInfo, Name, NameView};
+use ndncc_wire::{Component, InterestView, MetaInfo, Name, NameView};
 
 /// Strategy names as NFD spells them (`/localhost/nfd/strategy/<key>`).
 const STRATEGY_PREFIX: &str = "/localhost/nfd/strategy";
@@ -42,10 +43,25 @@ impl Daemon {
             _ => None,
         };
         if let Some(content) = dataset {
+            // NFD's StatusDataset naming: the request's name + a version (ms since the epoch) +
+            // segment 0, the last one (ndnd's client refuses a Data without the segment)
+            // (a client that read the version then asks for `…/v=N/seg=0` by its exact name)
+            let mut name = i.name.to_owned();
+            let last = name.components().last();
+            if last.and_then(Component::as_segment).is_none() {
+                if last.and_then(Component::as_version).is_none() {
+                    let version = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_millis() as u64);
+                    name.push(Component::version(version));
+                }
+                name.push(Component::segment(0));
+            }
             let data = ndncc_wire::Data {
-                name: i.name.to_owned(),
+                name,
                 meta: Some(MetaInfo {
                     freshness: Some(1000),
+                    final_block_id: Some(Component::segment(0)),
                     ..MetaInfo::default()
                 }),
                 content: Some(content),
@@ -79,10 +95,11 @@ impl Daemon {
     ) -> (u64, String, ControlParameters) {
         let target = match p.face_id {
             None | Some(0) => face,
-            Some(id) => match id.checked_sub(FACE_ID_OFFSET) {
-                Some(i) => FaceId(i as u32),
-                None => FaceId(u32::MAX),
-            },
+            // an id below the offset or beyond u32 names no face (u32::MAX is never opened)
+            Some(id) => id
+                .checked_sub(FACE_ID_OFFSET)
+                .and_then(|i| u32::try_from(i).ok())
+                .map_or(FaceId(u32::MAX), FaceId),
         };
         match (module, verb) {
             ("rib", "register") | ("fib", "add-nexthop") => {
