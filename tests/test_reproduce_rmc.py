@@ -27,7 +27,16 @@ def test_tiny_rmc_reproduction_produces_every_output(tmp_path, monkeypatch):
     tol = COMPARISON_COLUMNS.index("tolerance")
     assert {r[within] for r in rows[1:] if r[tol].startswith("reported")} == {"n/a"}
     assert "RMC relative error" in metrics
-    assert "relative error, real / simulated" in metrics
+    # the real-vs-simulated rows need a rate the loopback carried; on a host too loaded to carry
+    # even 1 Mbps in a 0.6 s run every rate says so instead (seen with two test suites at once
+    # on 2 cores), and the comparison is left out rather than made up
+    ours = COMPARISON_COLUMNS.index("ours")
+    carried = [
+        r
+        for r in rows[1:]
+        if r[1] == "RMC relative error" and r[ours] != "loopback cannot carry it"
+    ]
+    assert bool(carried) == ("relative error, real / simulated" in metrics)
     assert [f.name for f in rep.figures] == [
         "fig7_error_vs_rate.png",
         "fig10_rate_500mbps.png",
