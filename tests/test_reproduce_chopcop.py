@@ -8,9 +8,9 @@ import csv
 
 import numpy as np
 import pytest
-from ndncc import experiments
-from ndncc.experiments import chopcop, common
+from ndncc.experiments import chopcop
 from ndncc.experiments.common import COMPARISON_COLUMNS
+from reproduce_helpers import reproduce_recording
 
 
 @pytest.fixture(scope="module")
@@ -20,20 +20,10 @@ def drawn():
 
 @pytest.fixture(scope="module")
 def rep(tmp_path_factory, drawn):
-    save = common.save_figure
+    import ndncc.experiments.chopcop_plots as plots
 
-    def record(fig, path):
-        drawn[path.name] = fig
-        return save(fig, path)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(common, "save_figure", record)
-        import ndncc.experiments.chopcop_plots as plots
-
-        mp.setattr(plots, "save_figure", record)
-        return experiments.reproduce(
-            "chopcop", tmp_path_factory.mktemp("chopcop"), quick=True, n_jobs=2
-        )
+    out = tmp_path_factory.mktemp("chopcop")
+    return reproduce_recording("chopcop", out, drawn, also_patch=(plots,), quick=True, n_jobs=2)
 
 
 # Required rows that do not hold, each explained in docs/schemes/chopcop.md ("Where we

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ndncc import experiments
-from ndncc.experiments import common
+from reproduce_helpers import reproduce_recording
 
 
 @pytest.fixture(scope="module")
@@ -16,15 +15,8 @@ def drawn():
 
 @pytest.fixture(scope="module")
 def rep(tmp_path_factory, drawn):
-    save = common.save_figure
-
-    def record(fig, path):
-        drawn[path.name] = fig
-        return save(fig, path)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(common, "save_figure", record)
-        return experiments.reproduce("mircc-clock", tmp_path_factory.mktemp("mircc"), n_jobs=2)
+    out = tmp_path_factory.mktemp("mircc")
+    return reproduce_recording("mircc-clock", out, drawn, n_jobs=2)
 
 
 def has_data(ax) -> bool:

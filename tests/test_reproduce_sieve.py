@@ -9,9 +9,9 @@ import csv
 
 import numpy as np
 import pytest
-from ndncc import experiments
-from ndncc.experiments import common, sieve
+from ndncc.experiments import sieve
 from ndncc.experiments.common import COMPARISON_COLUMNS
+from reproduce_helpers import reproduce_recording
 
 
 @pytest.fixture(scope="module")
@@ -21,17 +21,8 @@ def drawn():
 
 @pytest.fixture(scope="module")
 def rep(tmp_path_factory, drawn):
-    save = common.save_figure
-
-    def record(fig, path):
-        drawn[path.name] = fig
-        return save(fig, path)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(common, "save_figure", record)
-        return experiments.reproduce(
-            "sieve", tmp_path_factory.mktemp("sieve"), quick=True, n_jobs=2
-        )
+    out = tmp_path_factory.mktemp("sieve")
+    return reproduce_recording("sieve", out, drawn, quick=True, n_jobs=2)
 
 
 PRINTED = ("ndnSieve, th2 = 0.3", "ndnSieve, th2 = 0.7")

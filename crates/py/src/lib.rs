@@ -261,7 +261,7 @@ fn check_scheme(kind: &str, config: &str) -> PyResult<String> {
                 serde_json::from_str(config).map_err(bad)?;
             let tagged: serde_json::Map<_, _> = map
                 .into_iter()
-                .map(|(k, v)| (k.replace('-', "_"), v))
+                .map(|(k, v)| (ndncc_core::schemes::registry::scheme_tag(&k), v))
                 .collect();
             serde_json::from_value::<RouterConfig>(tagged.into())
                 .map_err(bad)?

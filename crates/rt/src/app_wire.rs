@@ -7,7 +7,7 @@
 //! LpPacket headers: CongestionMark (NDNLPv2) and this project's own (rate stamp, segment info,
 //! traffic class, chunk request, hop count; see `ndncc_wire::lp`).
 
-use ndncc_core::packet::{ChunkRequest, DataExt, SegmentInfo};
+use crate::boundary::convert::{data_ext_to_core, interest_ext, interest_ext_to_core};
 use ndncc_core::{Data, Duration, Instant, Interest, Nack, NackReason, NameId, NameTable};
 use ndncc_wire::lp::{self, LpExt};
 use ndncc_wire::{tt, Component, InterestView, LpPacket, LpPacketView, Name, NameView};
@@ -69,18 +69,6 @@ pub fn ms(d: Duration) -> u64 {
     d.0.div_ceil(1_000_000)
 }
 
-/// The LpPacket headers of a core Interest's extension fields (empty when it has none).
-fn interest_ext(i: &Interest) -> LpExt {
-    LpExt {
-        class: (i.ext.class != 0).then_some(i.ext.class),
-        chunk: i.ext.chunk().map(|c| lp::ChunkRequest {
-            segments: c.segments,
-            mask: c.mask,
-        }),
-        ..LpExt::default()
-    }
-}
-
 /// A core Interest as bytes: bare, or in an LpPacket when it carries extension fields.
 pub fn interest_to_wire(names: &AppNames, i: &Interest) -> Result<Vec<u8>, String> {
     let seq = i
@@ -125,13 +113,7 @@ pub fn interest_from_wire(
     core.can_be_prefix = i.can_be_prefix;
     core.must_be_fresh = i.must_be_fresh;
     core.hop_limit = i.hop_limit;
-    if let Some(lp) = lp {
-        core.ext.class = lp.ext.class.unwrap_or(0);
-        core.ext.set_chunk(lp.ext.chunk.map(|c| ChunkRequest {
-            segments: c.segments,
-            mask: c.mask,
-        }));
-    }
+    core.ext = interest_ext_to_core(lp);
     Some(core)
 }
 
@@ -143,19 +125,7 @@ pub fn data_from_wire(
     now: Instant,
 ) -> Option<Data> {
     let seq = names.seq_of(&d.name)?;
-    let ext = match lp {
-        Some(lp) => DataExt {
-            mark: lp.is_marked(),
-            rate_stamp: lp.ext.rate_stamp,
-            segment: lp.ext.segment.map(|s| SegmentInfo {
-                index: s.index,
-                count: s.count,
-            }),
-            hops: lp.ext.hops.unwrap_or(0),
-            class: lp.ext.class.unwrap_or(0),
-        },
-        None => DataExt::default(),
-    };
+    let ext = data_ext_to_core(lp);
     Some(Data {
         name: ndncc_core::Name::new(names.prefix_id, seq),
         payload: d.content.map_or(0, <[u8]>::len) as u32,
@@ -225,6 +195,7 @@ pub fn data_to_wire(name: &Name, d: &Data, pit_token: Option<&[u8]>) -> Result<V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ndncc_core::packet::{ChunkRequest, DataExt};
     use ndncc_wire::{DataView, Frame, NetPacket};
 
     #[test]

@@ -44,6 +44,80 @@ fn wait_until(now: Instant, next: Option<Instant>, end: std::time::Instant) -> s
     timer.min(MAX_WAIT).min(left)
 }
 
+/// What both apps' wall-clock loop keeps: the face, the OS clock and the receive buffer.
+struct Wall {
+    face: ClientFace,
+    /// The wall-clock start (time 0 of the model).
+    t0: std::time::Instant,
+    /// When the run ends (model time), if it has a duration.
+    end: Option<Instant>,
+    rx: Vec<Vec<u8>>,
+    done: bool,
+}
+
+impl Wall {
+    fn new(face: ClientFace, t0: std::time::Instant, duration: Option<Duration>) -> Wall {
+        Wall {
+            face,
+            t0,
+            end: duration.map(|d| Instant(d.0)),
+            rx: Vec::new(),
+            done: false,
+        }
+    }
+}
+
+/// The model side of an app, as the shared wall-clock loop ([`run_steps`]) drives it.
+trait Stepped {
+    fn wall(&mut self) -> &mut Wall;
+    /// Over before its end (the consumer: every sequence number settled).
+    fn over(&self) -> bool;
+    fn stop(&mut self, now: Instant);
+    fn poll_timeout(&self) -> Option<Instant>;
+    fn on_timeout(&mut self, now: Instant);
+    /// Sends what the model put out.
+    fn flush(&mut self) -> io::Result<()>;
+    /// One packet from the face.
+    fn handle(&mut self, bytes: &[u8]);
+}
+
+/// Runs `app` for up to `budget` of wall time; true once the run is over (its end passed or
+/// [`Stepped::over`]).
+fn run_steps<A: Stepped>(app: &mut A, budget: std::time::Duration) -> io::Result<bool> {
+    let end = std::time::Instant::now() + budget;
+    while !app.wall().done {
+        let now = elapsed(app.wall().t0);
+        if app.wall().end.is_some_and(|e| now >= e) || app.over() {
+            app.stop(now);
+            app.wall().done = true;
+            break;
+        }
+        if app.poll_timeout().is_some_and(|t| t <= now) {
+            app.on_timeout(now);
+            app.flush()?;
+            continue;
+        }
+        let next = match (app.poll_timeout(), app.wall().end) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let wall = app.wall();
+        wall.face.recv(wait_until(now, next, end), &mut wall.rx)?;
+        let rx = std::mem::take(&mut wall.rx);
+        for bytes in &rx {
+            app.handle(bytes);
+        }
+        let wall = app.wall();
+        wall.rx = rx;
+        wall.rx.clear();
+        app.flush()?;
+        if std::time::Instant::now() >= end {
+            break;
+        }
+    }
+    Ok(app.wall().done)
+}
+
 /// What a consumer run did.
 #[derive(Clone, Debug, Serialize)]
 pub struct ConsumerReport {
@@ -70,17 +144,13 @@ pub struct ConsumerReport {
 
 /// A consumer connected to a forwarder.
 pub struct ConsumerApp {
-    face: ClientFace,
+    wall: Wall,
     names: AppNames,
     consumer: Consumer,
-    t0: std::time::Instant,
-    end: Option<Instant>,
     max_seq: Option<u64>,
     chunked: bool,
     out: Vec<Packet>,
-    rx: Vec<Vec<u8>>,
     dropped: Dropped,
-    done: bool,
 }
 
 impl ConsumerApp {
@@ -126,32 +196,17 @@ impl ConsumerApp {
         let face = ClientFace::connect(ep).map_err(|e| e.to_string())?;
         let t0 = std::time::Instant::now();
         let mut app = ConsumerApp {
-            face,
+            wall: Wall::new(face, t0, duration),
             names,
             consumer,
-            t0,
-            end: duration.map(|d| Instant(d.0)),
             max_seq: spec.max_seq,
             chunked: spec.chunk_segments.is_some(),
             out: Vec::new(),
-            rx: Vec::new(),
             dropped: Dropped::default(),
-            done: false,
         };
         app.consumer.start(Instant(0), &mut app.out);
         app.flush().map_err(|e| e.to_string())?;
         Ok(app)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        for p in self.out.drain(..) {
-            if let Packet::Interest(i) = p {
-                let bytes =
-                    app_wire::interest_to_wire(&self.names, &i).map_err(io::Error::other)?;
-                self.face.send(&bytes)?;
-            }
-        }
-        Ok(())
     }
 
     /// Every sequence number asked for has its answer or was given up.
@@ -170,40 +225,62 @@ impl ConsumerApp {
     /// Runs for up to `budget` of wall time; true once the run is over (its duration passed or
     /// every sequence number of `max_seq` is settled).
     pub fn step(&mut self, budget: std::time::Duration) -> io::Result<bool> {
-        let end = std::time::Instant::now() + budget;
-        while !self.done {
-            let now = elapsed(self.t0);
-            if self.end.is_some_and(|e| now >= e) || self.finished() {
-                self.consumer.stop(now);
-                self.done = true;
-                break;
-            }
-            if self.consumer.poll_timeout().is_some_and(|t| t <= now) {
-                self.consumer.on_timeout(now, &mut self.out);
-                self.flush()?;
-                continue;
-            }
-            let next = match (self.consumer.poll_timeout(), self.end) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-            self.face.recv(wait_until(now, next, end), &mut self.rx)?;
-            let rx = std::mem::take(&mut self.rx);
-            for bytes in &rx {
-                self.handle(bytes);
-            }
-            self.rx = rx;
-            self.rx.clear();
-            self.flush()?;
-            if std::time::Instant::now() >= end {
-                break;
+        run_steps(self, budget)
+    }
+
+    pub fn report(&self) -> ConsumerReport {
+        let s = &self.consumer.stats;
+        let secs = self.wall.t0.elapsed().as_secs_f64().max(1e-9);
+        ConsumerReport {
+            interests_sent: s.interests_sent,
+            retransmissions: s.retransmissions,
+            requested: s.requested,
+            data_received: s.data_received,
+            data_bytes: s.data_bytes,
+            nacks: s.nacks,
+            timeouts: s.timeouts,
+            marks: s.marks,
+            late_data: s.late_data,
+            given_up: s.given_up,
+            dropped: self.dropped,
+            elapsed_s: secs,
+            srtt_s: self.consumer.rtt.srtt().map(|d| d.0 as f64 / 1e9),
+            data_per_s: s.data_received as f64 / secs,
+            mbps: s.data_bytes as f64 * 8.0 / secs / 1e6,
+        }
+    }
+}
+
+impl Stepped for ConsumerApp {
+    fn wall(&mut self) -> &mut Wall {
+        &mut self.wall
+    }
+    fn over(&self) -> bool {
+        self.finished()
+    }
+    fn stop(&mut self, now: Instant) {
+        self.consumer.stop(now);
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.consumer.poll_timeout()
+    }
+    fn on_timeout(&mut self, now: Instant) {
+        self.consumer.on_timeout(now, &mut self.out);
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        for p in self.out.drain(..) {
+            if let Packet::Interest(i) = p {
+                let bytes =
+                    app_wire::interest_to_wire(&self.names, &i).map_err(io::Error::other)?;
+                self.wall.face.send(&bytes)?;
             }
         }
-        Ok(self.done)
+        Ok(())
     }
 
     fn handle(&mut self, bytes: &[u8]) {
-        let now = elapsed(self.t0);
+        let now = elapsed(self.wall.t0);
         let Ok(frame) = Frame::decode(bytes) else {
             self.dropped.malformed += 1;
             return;
@@ -222,28 +299,6 @@ impl ConsumerApp {
                 }
             }
             _ => self.dropped.unexpected += 1,
-        }
-    }
-
-    pub fn report(&self) -> ConsumerReport {
-        let s = &self.consumer.stats;
-        let secs = self.t0.elapsed().as_secs_f64().max(1e-9);
-        ConsumerReport {
-            interests_sent: s.interests_sent,
-            retransmissions: s.retransmissions,
-            requested: s.requested,
-            data_received: s.data_received,
-            data_bytes: s.data_bytes,
-            nacks: s.nacks,
-            timeouts: s.timeouts,
-            marks: s.marks,
-            late_data: s.late_data,
-            given_up: s.given_up,
-            dropped: self.dropped,
-            elapsed_s: secs,
-            srtt_s: self.consumer.rtt.srtt().map(|d| d.0 as f64 / 1e9),
-            data_per_s: s.data_received as f64 / secs,
-            mbps: s.data_bytes as f64 * 8.0 / secs / 1e6,
         }
     }
 }
@@ -341,18 +396,14 @@ type Waiting = VecDeque<(Name, Option<Vec<u8>>)>;
 
 /// A producer connected to a forwarder, its prefix registered.
 pub struct ProducerApp {
-    face: ClientFace,
+    wall: Wall,
     names: AppNames,
     producer: Producer,
-    t0: std::time::Instant,
-    end: Option<Instant>,
     waiting: HashMap<u64, Waiting>,
     out: Vec<Packet>,
-    rx: Vec<Vec<u8>>,
     dropped: Dropped,
     pit_tokens: u64,
     face_id: Option<u64>,
-    done: bool,
 }
 
 impl ProducerApp {
@@ -392,18 +443,14 @@ impl ProducerApp {
         });
         producer.start(Instant(0));
         let mut app = ProducerApp {
-            face,
+            wall: Wall::new(face, std::time::Instant::now(), duration),
             names,
             producer,
-            t0: std::time::Instant::now(),
-            end: duration.map(|d| Instant(d.0)),
             waiting: HashMap::new(),
             out: Vec::new(),
-            rx: Vec::new(),
             dropped: Dropped::default(),
             pit_tokens: 0,
             face_id,
-            done: false,
         };
         // Interests that came right behind the registration's answer
         for bytes in &rx {
@@ -411,6 +458,42 @@ impl ProducerApp {
         }
         app.flush().map_err(|e| e.to_string())?;
         Ok(app)
+    }
+
+    /// Runs for up to `budget` of wall time; true once the duration has passed.
+    pub fn step(&mut self, budget: std::time::Duration) -> io::Result<bool> {
+        run_steps(self, budget)
+    }
+
+    pub fn report(&self) -> ProducerReport {
+        let s = &self.producer.stats;
+        ProducerReport {
+            interests_received: s.interests_received,
+            data_sent: s.data_sent,
+            unanswered: s.unanswered,
+            pit_tokens: self.pit_tokens,
+            dropped: self.dropped,
+            face_id: self.face_id,
+            elapsed_s: self.wall.t0.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+impl Stepped for ProducerApp {
+    fn wall(&mut self) -> &mut Wall {
+        &mut self.wall
+    }
+    fn over(&self) -> bool {
+        false
+    }
+    fn stop(&mut self, now: Instant) {
+        self.producer.stop(now);
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.producer.poll_timeout()
+    }
+    fn on_timeout(&mut self, now: Instant) {
+        self.producer.on_timeout(now, &mut self.out);
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -434,47 +517,13 @@ impl ProducerApp {
             }
             let bytes =
                 app_wire::data_to_wire(&name, &d, token.as_deref()).map_err(io::Error::other)?;
-            self.face.send(&bytes)?;
+            self.wall.face.send(&bytes)?;
         }
         Ok(())
     }
 
-    /// Runs for up to `budget` of wall time; true once the duration has passed.
-    pub fn step(&mut self, budget: std::time::Duration) -> io::Result<bool> {
-        let end = std::time::Instant::now() + budget;
-        while !self.done {
-            let now = elapsed(self.t0);
-            if self.end.is_some_and(|e| now >= e) {
-                self.producer.stop(now);
-                self.done = true;
-                break;
-            }
-            if self.producer.poll_timeout().is_some_and(|t| t <= now) {
-                self.producer.on_timeout(now, &mut self.out);
-                self.flush()?;
-                continue;
-            }
-            let next = match (self.producer.poll_timeout(), self.end) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-            self.face.recv(wait_until(now, next, end), &mut self.rx)?;
-            let rx = std::mem::take(&mut self.rx);
-            for bytes in &rx {
-                self.handle(bytes);
-            }
-            self.rx = rx;
-            self.rx.clear();
-            self.flush()?;
-            if std::time::Instant::now() >= end {
-                break;
-            }
-        }
-        Ok(self.done)
-    }
-
     fn handle(&mut self, bytes: &[u8]) {
-        let now = elapsed(self.t0);
+        let now = elapsed(self.wall.t0);
         let Ok(frame) = Frame::decode(bytes) else {
             self.dropped.malformed += 1;
             return;
@@ -508,19 +557,6 @@ impl ProducerApp {
                     self.waiting.remove(&seq);
                 }
             }
-        }
-    }
-
-    pub fn report(&self) -> ProducerReport {
-        let s = &self.producer.stats;
-        ProducerReport {
-            interests_received: s.interests_received,
-            data_sent: s.data_sent,
-            unanswered: s.unanswered,
-            pit_tokens: self.pit_tokens,
-            dropped: self.dropped,
-            face_id: self.face_id,
-            elapsed_s: self.t0.elapsed().as_secs_f64(),
         }
     }
 }

@@ -11,6 +11,7 @@
 
 use ndncc_core::packet::ChunkRequest;
 use ndncc_core::schemes::components::ComponentConfig;
+use ndncc_core::schemes::registry::scheme_tag;
 use ndncc_core::schemes::strategies;
 use ndncc_core::schemes::{ControllerConfig, RouterConfig};
 use serde::{Deserialize, Serialize};
@@ -136,8 +137,7 @@ impl<'de> Deserialize<'de> for SchemesSpec {
         map.into_iter()
             .map(|(k, v)| {
                 // a scheme's name as the scenario writes it ("hr-icp") or its tag ("hr_icp")
-                let one =
-                    serde_json::Value::Object([(k.replace('-', "_"), v)].into_iter().collect());
+                let one = serde_json::Value::Object([(scheme_tag(&k), v)].into_iter().collect());
                 serde_json::from_value(one).map_err(serde::de::Error::custom)
             })
             .collect::<Result<_, _>>()

@@ -7,18 +7,11 @@ use ndncc_wire::mgmt::{Command, CommandInterest, ControlParameters, ControlRespo
 use ndncc_wire::{InterestView, Name};
 use serde_json::Value;
 
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
+mod common;
+use common::hex;
 
 fn vectors() -> Vec<Value> {
-    include_str!("vectors/python_ndn_mgmt_0.5.2.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::json_lines(include_str!("vectors/python_ndn_mgmt_0.5.2.jsonl"))
 }
 
 /// The ControlParameters python-ndn was asked to encode.

@@ -8,18 +8,11 @@ use ndncc_wire::{
 };
 use serde_json::Value;
 
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
+mod common;
+use common::hex;
 
 fn vectors() -> Vec<Value> {
-    include_str!("vectors/python_ndn_0.5.2.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::json_lines(include_str!("vectors/python_ndn_0.5.2.jsonl"))
 }
 
 fn opt_u64(v: &Value) -> Option<u64> {

@@ -40,6 +40,23 @@ pub struct DataSignal {
     pub marked_segments: u32,
 }
 
+#[cfg(test)]
+impl DataSignal {
+    /// A test signal for one Data (not retransmitted, class 0, no rate stamp).
+    pub(crate) fn one(seq: u64, rtt: Duration, marked: bool) -> DataSignal {
+        DataSignal {
+            seq,
+            rtt,
+            retransmitted: false,
+            marked,
+            rate_stamp: None,
+            class: 0,
+            segments: 1,
+            marked_segments: u32::from(marked),
+        }
+    }
+}
+
 /// What a Nack tells the controller.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NackSignal {

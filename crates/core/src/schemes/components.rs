@@ -6,7 +6,7 @@
 //! learns it at start).
 
 use super::params::{Problem, SchemeConfig};
-use super::registry::SchemaEntry;
+use super::registry::{scheme_tag, SchemaEntry};
 use crate::control::ControllerComponent;
 use crate::face::{FaceId, FaceKind};
 use crate::forwarder::Forwarder;
@@ -127,7 +127,7 @@ macro_rules! components {
             vec![$(
                 SchemaEntry {
                     name: <$ty as ComponentScheme>::NAME,
-                    tag: <$ty as ComponentScheme>::NAME.replace('-', "_"),
+                    tag: scheme_tag(<$ty as ComponentScheme>::NAME),
                     doc: <$ty as ComponentScheme>::DOC,
                     target: None,
                     params: <<$ty as ComponentScheme>::Config as SchemeConfig>::params(),

@@ -162,6 +162,22 @@ impl HbhShaper {
         }
     }
 
+    /// Holds `interest` at the end of its flow's queue on upstream `i`, or drops it when that
+    /// queue is full.
+    fn hold(&mut self, i: usize, interest: &Interest) -> InterestVerdict {
+        let f = self.ups[i]
+            .flows
+            .get_mut(&interest.name.base)
+            .expect("flow");
+        if f.queue.len() >= self.cfg.queue_limit as usize {
+            self.dropped += 1;
+            return InterestVerdict::Drop;
+        }
+        f.queue.push_back(*interest);
+        self.held += 1;
+        InterestVerdict::Hold
+    }
+
     /// Records `interest` as sent on face `i`.
     fn sent(&mut self, now: Instant, i: usize, interest: &Interest) {
         let owed = interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
@@ -267,13 +283,7 @@ impl RouterHooks for HbhShaper {
                 self.sent(now, i, interest);
                 return InterestVerdict::Admit;
             }
-            if f.queue.len() >= self.cfg.queue_limit as usize {
-                self.dropped += 1;
-                return InterestVerdict::Drop;
-            }
-            f.queue.push_back(*interest);
-            self.held += 1;
-            return InterestVerdict::Hold;
+            return self.hold(i, interest);
         }
         self.pump(now, i, name.base, faces);
         let quota = self.quota(i, &faces[i], segments);
@@ -283,13 +293,7 @@ impl RouterHooks for HbhShaper {
             self.sent(now, i, interest);
             return InterestVerdict::Admit;
         }
-        if f.queue.len() >= self.cfg.queue_limit as usize {
-            self.dropped += 1;
-            return InterestVerdict::Drop;
-        }
-        f.queue.push_back(*interest);
-        self.held += 1;
-        InterestVerdict::Hold
+        self.hold(i, interest)
     }
     fn on_data_in(
         &mut self,

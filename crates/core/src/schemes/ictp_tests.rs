@@ -1,16 +1,7 @@
 use super::*;
 
 fn data(seq: u64) -> DataSignal {
-    DataSignal {
-        seq,
-        rtt: Duration::from_millis(10),
-        retransmitted: false,
-        marked: false,
-        rate_stamp: None,
-        class: 0,
-        segments: 1,
-        marked_segments: 0,
-    }
+    DataSignal::one(seq, Duration::from_millis(10), false)
 }
 
 fn at(ms: u64) -> Instant {

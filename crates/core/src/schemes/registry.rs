@@ -57,6 +57,12 @@ pub trait ControllerScheme: CongestionController + Send + Sized {
     fn build(cfg: &Self::Config) -> Self;
 }
 
+/// The serde tag of a scheme part named `name`: the name as a scenario writes it ("hr-icp") with
+/// each '-' as '_' ("hr_icp"); a tag passes unchanged.
+pub fn scheme_tag(name: &str) -> String {
+    name.replace('-', "_")
+}
+
 /// One scheme part in the schema.
 #[derive(Clone, Debug, Serialize)]
 pub struct SchemaEntry {
@@ -186,7 +192,7 @@ macro_rules! registry {
                 routers: vec![$(
                     SchemaEntry {
                         name: <$rty as RouterScheme>::NAME,
-                        tag: <$rty as RouterScheme>::NAME.replace('-', "_"),
+                        tag: scheme_tag(<$rty as RouterScheme>::NAME),
                         doc: <$rty as RouterScheme>::DOC,
                         target: None,
                         params: <<$rty as RouterScheme>::Config as SchemeConfig>::params(),
@@ -195,7 +201,7 @@ macro_rules! registry {
                 controllers: vec![$(
                     SchemaEntry {
                         name: <$cty as ControllerScheme>::NAME,
-                        tag: <$cty as ControllerScheme>::NAME.replace('-', "_"),
+                        tag: scheme_tag(<$cty as ControllerScheme>::NAME),
                         doc: <$cty as ControllerScheme>::DOC,
                         target: Some(<$cty as ControllerScheme>::TARGET),
                         params: <<$cty as ControllerScheme>::Config as SchemeConfig>::params(),

@@ -21,14 +21,8 @@ use ndncc_wire::{DataView, InterestView};
 /// headers, typical): the core's `nack_overhead`.
 pub const NACK_OVERHEAD: u32 = 12;
 
-/// The core Interest of a wire Interest, named `name`; `nonce` is the wire nonce or, for a
-/// nonce-less Interest, one the caller drew (ndnd drops Interests without one).
-pub fn interest_to_core(
-    i: &InterestView<'_>,
-    lp: Option<&LpPacketView<'_>>,
-    name: Name,
-    nonce: u32,
-) -> Interest {
+/// The core extension fields of an Interest's LpPacket headers (default without an LpPacket).
+pub(crate) fn interest_ext_to_core(lp: Option<&LpPacketView<'_>>) -> InterestExt {
     let mut ext = InterestExt::default();
     if let Some(x) = lp.map(|l| l.ext) {
         ext.class = x.class.unwrap_or(0);
@@ -37,6 +31,34 @@ pub fn interest_to_core(
             mask: c.mask,
         }));
     }
+    ext
+}
+
+/// The core extension fields of a Data's LpPacket headers (default without an LpPacket).
+pub(crate) fn data_ext_to_core(lp: Option<&LpPacketView<'_>>) -> DataExt {
+    let mut ext = DataExt::default();
+    if let Some(l) = lp {
+        ext.mark = l.is_marked();
+        ext.rate_stamp = l.ext.rate_stamp;
+        ext.segment = l.ext.segment.map(|s| SegmentInfo {
+            index: s.index,
+            count: s.count,
+        });
+        ext.hops = l.ext.hops.unwrap_or(0);
+        ext.class = l.ext.class.unwrap_or(0);
+    }
+    ext
+}
+
+/// The core Interest of a wire Interest, named `name`; `nonce` is the wire nonce or, for a
+/// nonce-less Interest, one the caller drew (ndnd drops Interests without one).
+pub fn interest_to_core(
+    i: &InterestView<'_>,
+    lp: Option<&LpPacketView<'_>>,
+    name: Name,
+    nonce: u32,
+) -> Interest {
+    let ext = interest_ext_to_core(lp);
     Interest {
         name,
         nonce,
@@ -56,17 +78,7 @@ pub fn data_to_core(
     name: Name,
     now: Instant,
 ) -> Data {
-    let mut ext = DataExt::default();
-    if let Some(l) = lp {
-        ext.mark = l.congestion_mark.is_some_and(|m| m > 0);
-        ext.rate_stamp = l.ext.rate_stamp;
-        ext.segment = l.ext.segment.map(|s| SegmentInfo {
-            index: s.index,
-            count: s.count,
-        });
-        ext.hops = l.ext.hops.unwrap_or(0);
-        ext.class = l.ext.class.unwrap_or(0);
-    }
+    let ext = data_ext_to_core(lp);
     Data {
         name,
         payload: d
@@ -107,7 +119,8 @@ pub fn nack_to_core(interest: Interest, reason: Option<lp::NackReason>, size: us
     }
 }
 
-fn interest_ext(i: &Interest) -> LpExt {
+/// The LpPacket headers of a core Interest's extension fields (empty when it has none).
+pub(crate) fn interest_ext(i: &Interest) -> LpExt {
     LpExt {
         class: (i.ext.class != 0).then_some(i.ext.class),
         chunk: i.ext.chunk().map(|c| lp::ChunkRequest {

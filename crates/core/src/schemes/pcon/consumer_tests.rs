@@ -4,16 +4,7 @@
 use super::*;
 
 fn data(seq: u64, marked: bool, rtt_ms: u64) -> DataSignal {
-    DataSignal {
-        seq,
-        rtt: Duration::from_millis(rtt_ms),
-        retransmitted: false,
-        marked,
-        rate_stamp: None,
-        class: 0,
-        segments: 1,
-        marked_segments: u32::from(marked),
-    }
+    DataSignal::one(seq, Duration::from_millis(rtt_ms), marked)
 }
 
 /// What the consumer does with a Data: `on_data`, then `on_mark` when marked.

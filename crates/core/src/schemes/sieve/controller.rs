@@ -30,7 +30,7 @@ use super::{BETA, EPS, SIGNAL};
 use crate::control::{ControlBody, ControlMessage, ControllerComponent};
 use crate::face::FaceId;
 use crate::name::NameId;
-use crate::schemes::components::{ComponentScheme, Topology};
+use crate::schemes::components::{ComponentScheme, TopoFace, Topology};
 use crate::schemes::params::{Kind, SchemeConfig};
 use crate::time::{Duration, Instant};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -113,14 +113,17 @@ impl SieveController {
         self.gic.get(&(node, face)).copied().unwrap_or((0.0, 0.0))
     }
 
-    /// The prefixes whose Data crosses `node`'s `face` (their Interests came through it).
-    pub fn prefixes_on(&self, node: u32, face: FaceId) -> Vec<NameId> {
-        let Some(tf) = self
-            .topo
+    /// `node`'s `face` in the topology (`None` for an unknown node or face).
+    fn topo_face(&self, node: u32, face: FaceId) -> Option<&TopoFace> {
+        self.topo
             .nodes
             .get(node as usize)
             .and_then(|n| n.face(face))
-        else {
+    }
+
+    /// The prefixes whose Data crosses `node`'s `face` (their Interests came through it).
+    pub fn prefixes_on(&self, node: u32, face: FaceId) -> Vec<NameId> {
+        let Some(tf) = self.topo_face(node, face) else {
             return Vec::new();
         };
         let down = &self.topo.nodes[tf.peer as usize];
@@ -137,12 +140,7 @@ impl SieveController {
     /// The shunt routers of `prefix` for the link leaving `node` on `face`: breadth first
     /// downstream of the link, the first routers with at least two next hops for the prefix.
     pub fn shunt_routers(&self, node: u32, face: FaceId, prefix: NameId) -> Vec<u32> {
-        let Some(tf) = self
-            .topo
-            .nodes
-            .get(node as usize)
-            .and_then(|n| n.face(face))
-        else {
+        let Some(tf) = self.topo_face(node, face) else {
             return Vec::new();
         };
         let mut found = Vec::new();

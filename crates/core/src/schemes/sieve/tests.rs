@@ -43,16 +43,7 @@ fn net_face(id: u32, queued: u32) -> Face {
 }
 
 fn signal(seq: u64, marked: bool) -> DataSignal {
-    DataSignal {
-        seq,
-        rtt: Duration::from_millis(40),
-        retransmitted: false,
-        marked,
-        rate_stamp: None,
-        class: 0,
-        segments: 1,
-        marked_segments: u32::from(marked),
-    }
+    DataSignal::one(seq, Duration::from_millis(40), marked)
 }
 
 /// Sends `bytes` through the router's dequeue step on `face` in Data packets of 1 000 B;
