@@ -34,11 +34,20 @@ from .sieve import (
 
 ISSUE = "issue 15 acceptance"
 PAPER_GAIN = 33.55  # %, ndnSieve's total throughput over PCON's
+PAPER_R3_S = 1.0  # s, multipath 1: R1 moves traffic to its R3 face ("≈ 1 s")
+PAPER_DETOUR_S = 4.1  # s, multipath 2: path switching onto the R2 — R3 link ("≈ 4.1 s")
 PAPER_TEXT = {
     "dumbbell": "near the 10 Mbps limit, minor fluctuations",
     "multipath 1": "≈ 10 Mbps, minor fluctuation at 1 s",
     "multipath 2": "consistently high",
 }
+
+
+def timing_goal(exp: str, metric: str, label: str, paper: float, t: float | None) -> Row:
+    """A goal row: our instant beside the one the paper prints, within ±50 %."""
+    ours = float("nan") if t is None else t
+    ok = t is not None and abs(t - paper) <= 0.5 * paper
+    return Row(exp, metric, label, paper, ours, "s", "goal ±50 %", ok)
 
 
 def sieve_labels() -> list[str]:
@@ -87,6 +96,8 @@ def rows(res: dict, quick: bool) -> list[Row]:
                     Row(exp, "R1 starts forwarding on its R3 face (261)", label, "≈ 1 s",
                         t, "s", "happens", t is not None)
                 )  # fmt: skip
+                out.append(timing_goal(exp, "R1 starts forwarding on its R3 face, when", label,
+                                       PAPER_R3_S, t))  # fmt: skip
                 share = r3_share(o, t) if t is not None else float("nan")
                 out.append(
                     Row(exp, "share of R1's Data through R3 after that", label, None, share,
@@ -102,6 +113,8 @@ def rows(res: dict, quick: bool) -> list[Row]:
                     Row(exp, "path switching: first Data on the R2 — R3 link", label, "≈ 4.1 s",
                         t, "s", "happens", t is not None)
                 )  # fmt: skip
+                out.append(timing_goal(exp, "path switching on the R2 — R3 link, when", label,
+                                       PAPER_DETOUR_S, t))  # fmt: skip
             if has_pcon:
                 out += pcon_rows(res, scen, exp, label)
     return out
