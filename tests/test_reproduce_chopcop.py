@@ -130,3 +130,15 @@ def test_figures_have_data_and_units(rep, drawn):
             assert any(np.isfinite(y).any() and np.nanmax(y) > 0 for y in ys) or any(
                 b > 0 for b in bars
             ), (name, ax.get_title())
+
+
+def test_paper_cells_sit_on_the_rows_the_paper_prints(rep):
+    """The paper's ≈ 1 050 KB is FISP's total Q (spec), not q_d; its +55 % has a goal row."""
+    for r in rep.rows:
+        if r.metric.startswith("B's queue towards C (q_d)"):
+            assert r.paper is None and r.tolerance == "reported", r.condition
+        if r.metric.startswith("FISP's Q = q_d"):
+            assert r.paper == 1050, r.condition
+    goal = [r for r in rep.rows if r.metric.startswith("throughput gain δ = 6 over δ = 2")]
+    assert len(goal) == 1 and goal[0].paper == 55 and goal[0].tolerance.startswith("goal")
+    assert goal[0].within == (abs(goal[0].ours - 55) <= 27.5)
