@@ -58,7 +58,7 @@ impl NameMapper {
         };
         let mut cur = NameId::ROOT;
         for (i, c) in body.iter().enumerate() {
-            let text = c.to_string();
+            let text = component_key(c);
             cur = match table.child(cur, &text) {
                 Some(id) => id,
                 None if table.len() < self.max_entries => table.intern_child(cur, &text),
@@ -83,7 +83,7 @@ impl NameMapper {
     /// Interns a registered prefix whole (every component, no sequence), ignoring the bound.
     pub fn intern_prefix(table: &mut NameTable, name: &NameView<'_>) -> NameId {
         name.components().fold(NameId::ROOT, |cur, c| {
-            table.intern_child(cur, &c.to_string())
+            table.intern_child(cur, &component_key(&c))
         })
     }
 
@@ -98,8 +98,48 @@ impl NameMapper {
     }
 }
 
+/// True when `value` is a NonNegativeInteger in its shortest form (1, 2, 4 or 8 bytes).
+fn minimal_nonneg(value: &[u8]) -> bool {
+    let n = value.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+    match value.len() {
+        1 => true,
+        2 => n > 0xff,
+        4 => n > 0xffff,
+        8 => n > 0xffff_ffff,
+        _ => false,
+    }
+}
+
+/// The table key of a component: its URI form, except that a number-typed component (`seg`,
+/// `off`, `v`, `t`, `seq`) whose value is not a minimal NonNegativeInteger is written
+/// `TYPE=%XX..` (its URI form would print the number, `seg=1` for bytes 00 01, and two names
+/// would share one id). The key still parses back to the same component.
+fn component_key(c: &ndncc_wire::name::ComponentView<'_>) -> String {
+    let number_typed = matches!(
+        c.typ,
+        tt::SEGMENT_NAME_COMPONENT
+            | tt::BYTE_OFFSET_NAME_COMPONENT
+            | tt::VERSION_NAME_COMPONENT
+            | tt::TIMESTAMP_NAME_COMPONENT
+            | tt::SEQUENCE_NUM_NAME_COMPONENT
+    );
+    if number_typed && !minimal_nonneg(c.value) {
+        let mut s = format!("{}=", c.typ);
+        for b in c.value {
+            s.push_str(&format!("%{b:02X}"));
+        }
+        s
+    } else {
+        c.to_string()
+    }
+}
+
+/// The core sequence of a trailing segment or sequence-number component, if its value is a
+/// minimally encoded NonNegativeInteger (1, 2, 4 or 8 bytes, the shortest that holds it). Any
+/// other encoding (`seg=%00%01`, three bytes, ...) is a distinct NDN name: it is interned by its
+/// URI form instead, so it never meets the core name of `seg=1`.
 fn trailing_seq(typ: u64, value: &[u8]) -> Option<u64> {
-    if value.len() > 8 || value.is_empty() {
+    if !minimal_nonneg(value) {
         return None;
     }
     let n = value.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
@@ -135,6 +175,56 @@ mod tests {
         let v = core(&mut m, &mut t, "/prefix/A/v=3/seg=0");
         assert_eq!(t.uri(v.base), "/prefix/A/v=3");
         assert_eq!(v.seq, Some(0));
+    }
+
+    #[test]
+    fn only_minimal_nonnegative_integers_are_sequences() {
+        let mut t = NameTable::new();
+        let p = t.intern("/p");
+        let mut m = NameMapper::new(1000);
+        let one = core(&mut m, &mut t, "/p/seg=1");
+        assert_eq!(one, Name::new(p, 1));
+        assert_eq!(
+            core(&mut m, &mut t, "/p/50=%01"),
+            one,
+            "the same wire bytes"
+        );
+        for (uri, n) in [
+            ("/p/seg=256", 256),
+            ("/p/seg=65536", 65536),
+            ("/p/seq=1", 1),
+        ] {
+            let c = core(&mut m, &mut t, uri);
+            assert_eq!(c.base, p, "{uri}");
+            assert_eq!(c.seq.map(|s| s & !SEQNUM_BIT), Some(n), "{uri}");
+        }
+        // value bytes 00 01, 00 00 01 00, 00 01 00, ...: other names, kept apart
+        let mut seen = vec![one, Name::new(p, 256), Name::new(p, 1 | SEQNUM_BIT)];
+        for uri in [
+            "/p/50=%00%01",
+            "/p/50=%00%00%01%00",
+            "/p/50=%00%01%00",
+            "/p/58=%00%01",
+            "/p/50=%00%00%00%00%00%00%00%01",
+        ] {
+            let c = core(&mut m, &mut t, uri);
+            assert!(!seen.contains(&c), "{uri} collides with {c:?}");
+            assert_eq!(
+                core(&mut m, &mut t, uri),
+                c,
+                "{uri} maps the same way twice"
+            );
+            seen.push(c);
+        }
+        // inside a name too: /p/seg=1/x and /p/50=%00%01/x are two names
+        let a = core(&mut m, &mut t, "/p/seg=1/x");
+        let b = core(&mut m, &mut t, "/p/50=%00%01/x");
+        assert_ne!(a, b);
+        assert_eq!(
+            NameMapper::prefix_to_wire(&t, b.base),
+            WName::from_uri("/p/50=%00%01/x").unwrap(),
+            "the key parses back to the same bytes"
+        );
     }
 
     #[test]

@@ -48,21 +48,25 @@ impl<K: Hash + Eq + Copy, V> Expiring<K, V> {
         self.map.insert(k, (v, expiry, stamp));
         self.order.push_back((k, stamp));
         while self.map.len() > self.max {
-            self.pop_oldest(true);
+            self.pop_oldest();
         }
-        // stale order records of replaced keys: keep the queue within twice the bound
-        while self.order.len() > 2 * self.max {
-            self.pop_oldest(false);
+        // stale order records of replaced or removed keys: once the queue passes twice the
+        // bound, drop every stale record (never a live entry); at most `max` records stay, so
+        // the compaction costs O(1) per insert, amortised
+        if self.order.len() > 2 * self.max {
+            let map = &self.map;
+            self.order
+                .retain(|(k, stamp)| map.get(k).is_some_and(|e| e.2 == *stamp));
         }
     }
 
-    fn pop_oldest(&mut self, count: bool) {
-        if let Some((k, stamp)) = self.order.pop_front() {
+    /// Evicts the oldest live entry (counted); stale order records on the way are dropped.
+    fn pop_oldest(&mut self) {
+        while let Some((k, stamp)) = self.order.pop_front() {
             if self.map.get(&k).is_some_and(|e| e.2 == stamp) {
                 self.map.remove(&k);
-                if count {
-                    self.evicted += 1;
-                }
+                self.evicted += 1;
+                return;
             }
         }
     }
@@ -164,5 +168,33 @@ mod tests {
             m.order.len() <= 6,
             "replacing one key keeps the queue bounded"
         );
+    }
+
+    #[test]
+    fn trimming_stale_records_never_drops_a_live_entry() {
+        let mut m: Expiring<u32, u32> = Expiring::new(2);
+        m.insert(1, 10, Instant(100));
+        // replacing key 2 piles stale order records behind key 1's live one
+        for v in 0..10 {
+            m.insert(2, v, Instant(100));
+        }
+        assert_eq!(
+            m.get(&1),
+            Some(&10),
+            "the oldest live entry survives the trim"
+        );
+        assert_eq!(m.get(&2), Some(&9));
+        assert_eq!(m.evicted, 0);
+        assert!(m.order.len() <= 4, "{}", m.order.len());
+        // a removed key leaves a stale record too: it is trimmed, not mistaken for a live one
+        m.remove(&1);
+        for v in 0..10 {
+            m.insert(3, v, Instant(100));
+        }
+        assert_eq!((m.len(), m.evicted), (2, 0));
+        // past the bound, the oldest live entry goes, and is counted
+        m.insert(4, 40, Instant(100));
+        assert_eq!(m.get(&2), None);
+        assert_eq!((m.len(), m.evicted), (2, 1));
     }
 }

@@ -21,6 +21,10 @@ pub struct Config {
     pub routes: Vec<StaticRoute>,
 }
 
+/// The largest `forwarder.data_hold_ms` accepted: one hour, ms. Bytes are held for at most
+/// `store_max` packets anyway; a longer hold is a typo (or a unit mistake), not a setting.
+pub const DATA_HOLD_MAX_MS: u64 = 3_600_000;
+
 /// `[forwarder]`: the core forwarder and the bounds of the face boundary.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -37,7 +41,7 @@ pub struct ForwarderSection {
     /// Most wire copies kept of Interests and of Data (each), packets.
     pub store_max: usize,
     /// How long a Data's bytes are kept after it arrived, ms (it must outlive its wait in the
-    /// emulated queues; the CS keeps none longer).
+    /// emulated queues; the CS keeps none longer). At most [`DATA_HOLD_MAX_MS`].
     pub data_hold_ms: u64,
     /// Largest TLV accepted from a stream face, bytes (a larger announced length closes it).
     pub max_packet: usize,
@@ -158,6 +162,12 @@ impl Config {
                 return Err(format!("forwarder.{what} must be at least 1"));
             }
         }
+        if f.data_hold_ms > DATA_HOLD_MAX_MS {
+            return Err(format!(
+                "forwarder.data_hold_ms = {} is too long: at most {DATA_HOLD_MAX_MS} ms (1 h)",
+                f.data_hold_ms
+            ));
+        }
         if let Some(m) = &f.module {
             if let Some(p) = m.validate().first() {
                 return Err(format!(
@@ -268,7 +278,20 @@ mod tests {
                 "does not exist",
             ),
             ("[forwarder]\npit_max = 0\n[listen]\ntcp=\"x\"", "pit_max"),
+            (
+                "[forwarder]\ndata_hold_ms = 9223372036854775807\n[listen]\ntcp=\"x\"",
+                "data_hold_ms",
+            ),
+            (
+                "[forwarder]\ndata_hold_ms = 3600001\n[listen]\ntcp=\"x\"",
+                "at most 3600000 ms",
+            ),
         ];
+        let edge = "[forwarder]\ndata_hold_ms = 3600000\n[listen]\ntcp=\"x\"";
+        assert_eq!(
+            Config::parse(edge).unwrap().forwarder.data_hold_ms,
+            3_600_000
+        );
         for (text, want) in bad {
             let e = Config::parse(text).unwrap_err();
             assert!(e.contains(want), "{text:?}: {e}");

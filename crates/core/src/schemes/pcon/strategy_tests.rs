@@ -13,9 +13,14 @@ use std::sync::Arc;
 /// Downstream face 0, upstream faces 1.. with the given costs; returns the forwarder and the
 /// prefix.
 fn node(cfg: PconStrategyConfig, costs: &[u32]) -> (Forwarder, NameId) {
+    node_seeded(cfg, costs, 7)
+}
+
+/// As [`node`], with the run seed `seed`.
+fn node_seeded(cfg: PconStrategyConfig, costs: &[u32], seed: u64) -> (Forwarder, NameId) {
     let mut names = NameTable::new();
     let prefix = names.intern("/p");
-    let strategy = PconStrategy::new(cfg, RngStream::new(7, 0, StreamKind::Node, 1));
+    let strategy = PconStrategy::new(cfg, RngStream::new(seed, 0, StreamKind::Node, 1));
     let mut f = Forwarder::new(
         Arc::new(names),
         ForwarderConfig {
@@ -24,7 +29,7 @@ fn node(cfg: PconStrategyConfig, costs: &[u32]) -> (Forwarder, NameId) {
             nack_overhead: 4,
         },
         RouterModule::None,
-        RngStream::new(7, 0, StreamKind::Node, 0),
+        RngStream::new(seed, 0, StreamKind::Node, 0),
     );
     let limit = QueueLimit::Packets(u32::MAX);
     f.add_face(FaceKind::Net { peer: 0, link: 0 }, limit);
@@ -242,4 +247,42 @@ fn marked_data_from_a_local_face_or_with_one_next_hop_moves_nothing() {
     let (mut f, p) = node(PconStrategyConfig::default(), &[1]);
     round_trip(&mut f, p, 0, true);
     assert!(close(&ratios(&f), &[1.0]), "a single next hop keeps 100 %");
+}
+
+#[test]
+fn the_same_seed_draws_the_same_choices_and_another_seed_others() {
+    // probe 0.5 on two next hops: each Interest draws once; whether it is duplicated (r <= 0.5)
+    // and, once the ratios are split, which face it takes both come from that draw
+    let choices = |seed: u64| {
+        let (mut f, p) = node_seeded(
+            PconStrategyConfig {
+                probe: 0.5,
+                ..Default::default()
+            },
+            &[1, 2],
+            seed,
+        );
+        let mut out = Vec::new();
+        for s in 0..128u64 {
+            let now = Instant(s * 1000);
+            f.handle_interest(now, FaceId(0), interest(p, s));
+            let sent = drain(&mut f, now);
+            let up = sent.iter().position(|&k| k > 0).unwrap();
+            // answered marked: the ratios move off [1, 0], so the pick is a draw too
+            f.handle_data(now, FaceId(up as u32), data(p, s, true));
+            drain(&mut f, now);
+            out.push(sent);
+        }
+        out
+    };
+    let a = choices(7);
+    assert_eq!(a, choices(7), "same seed, same choices");
+    let b = choices(8);
+    assert_ne!(a, b, "seeds 7 and 8 drew the same 128 choices");
+    assert_ne!(b, choices(9), "seeds 8 and 9 drew the same 128 choices");
+    assert!(
+        a.iter().any(|s| s[1..].iter().sum::<u64>() == 2)
+            && a.iter().any(|s| s[1..].iter().sum::<u64>() == 1),
+        "both outcomes occur: the draws matter"
+    );
 }
