@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::name::{Component, ComponentView, Name, NameView};
-use crate::tlv::{self, is_critical, Element, Order};
+use crate::tlv::{self, is_critical, packet_fields, Element, Order};
 use crate::tt;
 
 /// A Data packet borrowed from the input bytes.
@@ -62,7 +62,6 @@ impl<'a> DataView<'a> {
     /// Decodes a Data element already framed.
     pub fn from_element(outer: Element<'a>) -> Result<Self> {
         outer.expect(tt::DATA)?;
-        let mut order = Order::default();
         let mut name = None;
         let mut meta = None;
         let mut content = None;
@@ -70,18 +69,8 @@ impl<'a> DataView<'a> {
         let mut sig_value = None;
         let mut signed_end = 0;
         let base = outer.value.as_ptr() as usize;
-        for e in outer.children() {
+        for e in packet_fields(&outer, rank, "Name as the first element of the Data") {
             let e = e?;
-            let Some(r) = rank(e.typ) else {
-                if is_critical(e.typ) {
-                    return Err(Error::UnknownCritical(e.typ));
-                }
-                continue;
-            };
-            if name.is_none() && e.typ != tt::NAME {
-                return Err(Error::Missing("Name as the first element of the Data"));
-            }
-            order.see(e.typ, r, false)?;
             match e.typ {
                 tt::NAME => name = Some(NameView::from_element(e)?),
                 tt::META_INFO => meta = Some(e),

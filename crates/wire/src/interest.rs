@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::name::{Component, Name, NameView};
-use crate::tlv::{self, is_critical, Element, Elements, Order};
+use crate::tlv::{self, packet_fields, Element, Elements};
 use crate::tt;
 
 /// InterestLifetime when the element is absent, in milliseconds.
@@ -69,7 +69,6 @@ impl<'a> InterestView<'a> {
     /// Decodes an Interest element already framed.
     pub fn from_element(outer: Element<'a>) -> Result<Self> {
         outer.expect(tt::INTEREST)?;
-        let mut order = Order::default();
         let mut name = None;
         let mut v = InterestView {
             wire: outer.wire,
@@ -87,18 +86,8 @@ impl<'a> InterestView<'a> {
         // Where ApplicationParameters starts, as an offset into the Interest's value.
         let mut params_at = None;
         let base = outer.value.as_ptr() as usize;
-        for e in outer.children() {
+        for e in packet_fields(&outer, rank, "Name as the first element of the Interest") {
             let e = e?;
-            let Some(r) = rank(e.typ) else {
-                if is_critical(e.typ) {
-                    return Err(Error::UnknownCritical(e.typ));
-                }
-                continue;
-            };
-            if name.is_none() && e.typ != tt::NAME {
-                return Err(Error::Missing("Name as the first element of the Interest"));
-            }
-            order.see(e.typ, r, false)?;
             match e.typ {
                 tt::NAME => name = Some(NameView::from_element(e)?),
                 tt::CAN_BE_PREFIX => v.can_be_prefix = true,

@@ -4,6 +4,7 @@
 //! `Vec<u8>`.
 
 use crate::error::{Error, Result};
+use crate::tt;
 
 /// Bytes the shortest VAR-NUMBER encoding of `n` takes (1, 3, 5 or 9).
 pub const fn varnum_len(n: u64) -> usize {
@@ -232,6 +233,37 @@ impl Order {
     }
 }
 
+/// The recognised children of a packet element (Interest, Data), checked as NDN 0.3 wants: an
+/// unknown non-critical element is skipped, an unknown critical one is an error, the first
+/// recognised one must be the Name (`missing` says which packet lacks it), and recognised
+/// elements follow their `rank` order without repeats.
+pub(crate) fn packet_fields<'a>(
+    outer: &Element<'a>,
+    rank: fn(u64) -> Option<u32>,
+    missing: &'static str,
+) -> impl Iterator<Item = Result<Element<'a>>> + 'a {
+    let mut order = Order::default();
+    let mut named = false;
+    outer.children().filter_map(move |e| {
+        let field = (|| {
+            let e = e?;
+            let Some(r) = rank(e.typ) else {
+                if is_critical(e.typ) {
+                    return Err(Error::UnknownCritical(e.typ));
+                }
+                return Ok(None);
+            };
+            if !named && e.typ != tt::NAME {
+                return Err(Error::Missing(missing));
+            }
+            named = true;
+            order.see(e.typ, r, false)?;
+            Ok(Some(e))
+        })();
+        field.transpose()
+    })
+}
+
 /// Appends a TLV header (type and length).
 pub fn write_header(buf: &mut Vec<u8>, typ: u64, len: usize) {
     write_varnum(buf, typ);
@@ -263,6 +295,21 @@ pub fn write_nested(buf: &mut Vec<u8>, typ: u64, fill: impl FnOnce(&mut Vec<u8>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{DataView, InterestView};
+
+    #[test]
+    fn a_packet_must_open_with_its_name() {
+        // Interest: a Nonce before the Name; Data: a Content before the Name
+        let interest = [
+            0x05, 0x0b, 0x0a, 0x04, 1, 2, 3, 4, 0x07, 0x03, 0x08, 0x01, b'a',
+        ];
+        assert!(matches!(
+            InterestView::decode(&interest),
+            Err(Error::Missing(_))
+        ));
+        let data = [0x06, 0x07, 0x15, 0x00, 0x07, 0x03, 0x08, 0x01, b'a'];
+        assert!(matches!(DataView::decode(&data), Err(Error::Missing(_))));
+    }
 
     #[test]
     fn varnum_forms() {
