@@ -1196,3 +1196,17 @@ def test_the_documented_seed_003_examples_are_valid(tmp_path):
     assert consumers[0]["clock"]["type"] == "os"
     assert consumers[0]["clock"]["wait"]["type"] == "empirical"
     assert s.warnings == []
+
+
+def test_a_scenario_error_survives_pickling_as_its_problems():
+    # A sweep's worker process sends its ScenarioError back pickled; the default pickling
+    # rebuilt it from the joined message, one "problem" per character.
+    import pickle
+
+    from ndncc.scenario import ScenarioError
+    from ndncc.scenario.errors import Problem
+
+    err = ScenarioError([Problem("a.toml", "links[0].delay", "is negative", "use 5ms")])
+    back = pickle.loads(pickle.dumps(err))
+    assert back.problems == err.problems
+    assert str(back) == str(err) == "a.toml: links[0].delay: is negative (fix: use 5ms)"

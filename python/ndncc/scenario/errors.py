@@ -31,6 +31,11 @@ class ScenarioError(Exception):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):
+        # Pickled (a sweep's worker process sends it back) by its problems, not by its
+        # message: the default would rebuild it from the joined text, one "problem" a character.
+        return (type(self), (self.problems,))
+
 
 class _Bad(Exception):
     """A value that cannot be used (raised by converters, turned into a Problem by callers)."""
