@@ -12,8 +12,12 @@ Schemes run in each scenario:
   more with the controller's ``hold`` (our anti-flap option) at 2 s;
 * ``PCON`` — when the registry has PCON's router part and consumer (the ``pcon`` branch):
   the same scenario with PCON's marking and forwarding strategy on every node and ndnSIM's
-  ConsumerPcon (Interest lifetime 2 s), as ``scenarios/pcon/`` runs it. A scheme missing from
-  the registry is skipped, and the report says so.
+  ConsumerPcon (Interest lifetime 2 s), as ``scenarios/pcon/`` runs it (NFD's marking
+  threshold, 64 KiB). A scheme missing from the registry is skipped, and the report says so;
+* ``PCON, 20 KB threshold`` — the same with the marking threshold a 2022 ndnSIM-2.9 PCON port
+  sets (20 480 B): seed 004 does not print its PCON settings, and describes PCON's throughput
+  as jittering with every multiplicative decrease, which the 64 KiB threshold (about one
+  bandwidth-delay product of these paths) does not produce (``docs/schemes/sieve.md``).
 
 CoopCon and FleCom (the paper's other baselines) are not run: only their abstracts and the
 paper's own sentences describe them (no algorithm, no code).
@@ -39,6 +43,9 @@ QUICK_DURATION_S = 6.0
 STEADY_FROM_S = 3.0  # s: after the slowest start-up (a +1/window ramp from cwnd = 1)
 BIN_S = 0.1  # s, the trace bin
 PCON_LIFETIME = "2s"  # ndnSIM ConsumerPcon's Interest lifetime (scenarios/pcon/)
+# the 2022 ndnSIM-2.9 PCON port's `defaultCongestionThreshold` ("20 packets of 1024 B")
+PCON_PORT_THRESHOLD = "20480B"
+PCON_PORT = "PCON, 20 KB threshold"
 HOLD = "2s"  # the controller's `hold` in the anti-flap variant [our option]
 
 
@@ -58,7 +65,13 @@ def variants() -> dict[str, dict]:
     }
     if pcon_parts() is not None:
         out["PCON"] = {"pcon": True}
+        out[PCON_PORT] = {"pcon": True, "threshold": PCON_PORT_THRESHOLD}
     return out
+
+
+def pcon_labels() -> list[str]:
+    """The PCON baselines run (none without PCON in the registry)."""
+    return [v for v in variants() if v.startswith("PCON")]
 
 
 def pcon_parts() -> tuple[str, str, str | None] | None:
@@ -96,7 +109,9 @@ def overrides(scenario: str, variant: dict, quick: bool) -> dict:
         router, consumer, strategy = pcon_parts()
         ov["defaults.node.schemes.sieve"] = None
         ov["sdn"] = None
-        ov[f"defaults.node.schemes.{router}"] = {}
+        ov[f"defaults.node.schemes.{router}"] = (
+            {"threshold": variant["threshold"]} if "threshold" in variant else {}
+        )
         if strategy:
             ov["defaults.node.strategy"] = strategy
         for a in apps:
