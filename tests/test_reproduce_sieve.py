@@ -36,6 +36,9 @@ KNOWN_DIFFERENCES = {
     # a held move lands a whole window on a path another flow fills: a few drops
     ("multipath 2 (Fig. 3c)", "loss rate (queue overflow)",
      "ndnSieve +1/window, th2 = 0.7, hold = 2s"),
+    # the per-Data start overshoots for one round trip after the first mark: drops at start
+    *((f"{s} (Fig. 3{x})", "loss rate (queue overflow)", sieve.START_PER_DATA) for s, x in
+      (("dumbbell", "a"), ("multipath 1", "b"), ("multipath 2", "c"))),
 }  # fmt: skip
 
 
@@ -81,20 +84,21 @@ def test_required_comparisons_hold_except_the_known_differences(rep):
 P3, P7 = PRINTED
 W3, W7 = "ndnSieve +1/window, th2 = 0.3", "ndnSieve +1/window, th2 = 0.7"
 H7 = "ndnSieve +1/window, th2 = 0.7, hold = 2s"
+S7 = sieve.START_PER_DATA
 DB, M1, M2 = "dumbbell (Fig. 3a)", "multipath 1 (Fig. 3b)", "multipath 2 (Fig. 3c)"
 _PCON_FAILS = {
-    (DB, "delay std per consumer, ndnSieve / PCON"): (P3, P7, W7, H7),
-    (DB, "delay std per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, W7, H7),
-    (DB, "mean delay per consumer, ndnSieve / PCON"): (P3, P7),
-    (DB, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, W7, H7),
-    (DB, "throughput std, ndnSieve / PCON"): (P3, W3, P7, W7, H7),
+    (DB, "delay std per consumer, ndnSieve / PCON"): (P3, P7, W7, H7, S7),
+    (DB, "delay std per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, W7, H7, S7),
+    (DB, "mean delay per consumer, ndnSieve / PCON"): (P3, P7, S7),
+    (DB, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, W7, H7, S7),
+    (DB, "throughput std, ndnSieve / PCON"): (P3, W3, P7, W7, H7, S7),
     (DB, "throughput std, ndnSieve / PCON (20 KB)"): (P3, W3, P7),
     (M1, "delay std per consumer, ndnSieve / PCON"): (P3, P7),
     (M1, "delay std per consumer, ndnSieve / PCON (20 KB)"): (P3, P7),
-    (M1, "mean delay per consumer, ndnSieve / PCON"): (P3, P7),
-    (M1, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, P7),
+    (M1, "mean delay per consumer, ndnSieve / PCON"): (P3, P7, S7),
+    (M1, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, S7),
     (M2, "mean delay per consumer, ndnSieve / PCON"): (P3, P7),
-    (M2, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, W3, P7, H7),
+    (M2, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, W3, P7, H7, S7),
 }
 KNOWN_PCON_DIFFERENCES = {(e, m, v) for (e, m), vs in _PCON_FAILS.items() for v in vs}
 
@@ -192,3 +196,16 @@ def test_the_pcon_port_baseline_runs_with_its_threshold(rep):
     exp, cond = "multipath 1 (Fig. 3b)", "ndnSieve, th2 = 0.3"
     gain = "total-throughput gain over {}"
     assert rows[(exp, gain.format("PCON"), cond)] != rows[(exp, gain.format("PCON (20 KB)"), cond)]
+
+
+def test_the_per_data_start_reaches_the_link_rate_before_the_per_window_ramp(rep):
+    """start_per_data: the first switch in multipath 1 comes within the paper's ≈ 1 s, well
+    before the +1/window ramp from cwnd = 1 gets there (our reading of why the paper's
+    consumer starts fast); its whole-run dumbbell throughput is above the ramp's."""
+    rows = {(r.experiment, r.metric, r.condition): r.ours for r in rep.rows}
+    m1, db = "multipath 1 (Fig. 3b)", "dumbbell (Fig. 3a)"
+    when = "R1 starts forwarding on its R3 face, when"
+    ramp = "ndnSieve +1/window, th2 = 0.7"
+    assert rows[(m1, when, sieve.START_PER_DATA)] <= 1.5 < rows[(m1, when, ramp)]
+    whole = "total throughput (whole run)"
+    assert rows[(db, whole, sieve.START_PER_DATA)] > rows[(db, whole, ramp)]

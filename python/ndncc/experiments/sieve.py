@@ -10,6 +10,9 @@ Schemes run in each scenario:
   the 10 Mbps, 60 ms paths, so that the window's ±1 swings do not empty it);
 * ``ndnSieve +1/window`` — the same with cwnd + 1 per window of Data (our option), and once
   more with the controller's ``hold`` (our anti-flap option) at 2 s;
+* ``ndnSieve per-Data start`` — +1 per window only after the first marked Data, +1 per Data
+  (as printed) before it (``start_per_data``, our option): the paper's timeline (congestion
+  and R1's switch at ≈ 1 s) needs a start faster than +1 per round trip from cwnd = 1;
 * ``PCON`` — when the registry has PCON's router part and consumer (the ``pcon`` branch):
   the same scenario with PCON's marking and forwarding strategy on every node and ndnSIM's
   ConsumerPcon (Interest lifetime 2 s), as ``scenarios/pcon/`` runs it (NFD's marking
@@ -47,6 +50,7 @@ PCON_LIFETIME = "2s"  # ndnSIM ConsumerPcon's Interest lifetime (scenarios/pcon/
 PCON_PORT_THRESHOLD = "20480B"
 PCON_PORT = "PCON, 20 KB threshold"
 HOLD = "2s"  # the controller's `hold` in the anti-flap variant [our option]
+START_PER_DATA = "ndnSieve per-Data start, +1/window, th2 = 0.7"
 
 
 def variants() -> dict[str, dict]:
@@ -63,6 +67,8 @@ def variants() -> dict[str, dict]:
         "per_window": True,
         "hold": HOLD,
     }
+    # +1 per Data until the first mark, then +1 per window [our option]
+    out[START_PER_DATA] = {"th2": 0.7, "per_window": True, "start_per_data": True}
     if pcon_parts() is not None:
         out["PCON"] = {"pcon": True}
         out[PCON_PORT] = {"pcon": True, "threshold": PCON_PORT_THRESHOLD}
@@ -124,6 +130,8 @@ def overrides(scenario: str, variant: dict, quick: bool) -> dict:
         ov["sdn.sieve.hold"] = variant["hold"]
     for a in apps:
         ov[f"apps[{a}].per_window"] = variant["per_window"]
+        if variant.get("start_per_data"):
+            ov[f"apps[{a}].start_per_data"] = True
     return ov
 
 

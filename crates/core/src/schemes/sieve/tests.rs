@@ -402,6 +402,40 @@ fn the_consumer_adds_one_per_unmarked_data_and_takes_one_per_mark() {
         w.on_data(at(s), &signal(s, false));
     }
     assert!((w.window - 5.0).abs() < 0.1, "{}", w.window);
+    // start_per_data: +1 per Data until the first mark, then +1 per window
+    let mut w = SieveConsumer::new(SieveConsumerConfig {
+        per_window: true,
+        start_per_data: true,
+        ..Default::default()
+    });
+    for s in 0..7 {
+        w.on_data(at(s), &signal(s, false));
+    }
+    assert_eq!(w.window, 8.0, "per Data before any mark");
+    let sig = signal(7, true);
+    w.on_data(at(7), &sig);
+    w.on_mark(at(7), &sig);
+    assert_eq!(w.window, 7.0);
+    for s in 8..15 {
+        w.on_data(at(s), &signal(s, false));
+    }
+    assert!(
+        (w.window - 8.0).abs() < 0.1,
+        "per window after the mark: {}",
+        w.window
+    );
+    // without per_window the option changes nothing (+1 per Data throughout)
+    let mut w = SieveConsumer::new(SieveConsumerConfig {
+        start_per_data: true,
+        ..Default::default()
+    });
+    let sig = signal(0, true);
+    w.on_data(at(0), &sig);
+    w.on_mark(at(0), &sig);
+    for s in 1..4 {
+        w.on_data(at(s), &signal(s, false));
+    }
+    assert_eq!(w.window, 4.0);
 }
 
 /// One congestion event, end to end through the parts: the router's module, the controller and
