@@ -12,7 +12,11 @@ Schemes run in each scenario:
   more with the controller's ``hold`` (our anti-flap option) at 2 s;
 * ``ndnSieve per-Data start`` — +1 per window only after the first marked Data, +1 per Data
   (as printed) before it (``start_per_data``, our option): the paper's timeline (congestion
-  and R1's switch at ≈ 1 s) needs a start faster than +1 per round trip from cwnd = 1;
+  and R1's switch at ≈ 1 s) needs a start faster than +1 per round trip from cwnd = 1; once
+  more with the controller driven by congestion events only (routers signal only when β rises
+  above th1, ``signal_changes = false``; metrics pushed only on a mild signal,
+  ``refresh = false``): our reading of "when β > th1 the router sends a signal" and of the
+  periodic refresh as that of the GIC, under which R1 moves once in multipath 1;
 * ``PCON`` — when the registry has PCON's router part and consumer (the ``pcon`` branch):
   the same scenario with PCON's marking and forwarding strategy on every node and ndnSIM's
   ConsumerPcon (Interest lifetime 2 s), as ``scenarios/pcon/`` runs it (NFD's marking
@@ -51,6 +55,7 @@ PCON_PORT_THRESHOLD = "20480B"
 PCON_PORT = "PCON, 20 KB threshold"
 HOLD = "2s"  # the controller's `hold` in the anti-flap variant [our option]
 START_PER_DATA = "ndnSieve per-Data start, +1/window, th2 = 0.7"
+EVENTS = START_PER_DATA + ", moves on rise signals only"
 
 
 def variants() -> dict[str, dict]:
@@ -69,6 +74,8 @@ def variants() -> dict[str, dict]:
     }
     # +1 per Data until the first mark, then +1 per window [our option]
     out[START_PER_DATA] = {"th2": 0.7, "per_window": True, "start_per_data": True}
+    # ... with the controller moving traffic only on signals of β rising above th1 [our reading]
+    out[EVENTS] = {**out[START_PER_DATA], "events": True}
     if pcon_parts() is not None:
         out["PCON"] = {"pcon": True}
         out[PCON_PORT] = {"pcon": True, "threshold": PCON_PORT_THRESHOLD}
@@ -126,6 +133,9 @@ def overrides(scenario: str, variant: dict, quick: bool) -> dict:
         return ov
     ov["defaults.node.schemes.sieve"] = {"th2": variant["th2"]}
     ov["sdn.sieve.th2"] = variant["th2"]
+    if variant.get("events"):
+        ov["defaults.node.schemes.sieve"]["signal_changes"] = False
+        ov["sdn.sieve.refresh"] = False
     if "hold" in variant:
         ov["sdn.sieve.hold"] = variant["hold"]
     for a in apps:
