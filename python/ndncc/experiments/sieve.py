@@ -10,10 +10,21 @@ Schemes run in each scenario:
   the 10 Mbps, 60 ms paths, so that the window's ±1 swings do not empty it);
 * ``ndnSieve +1/window`` — the same with cwnd + 1 per window of Data (our option), and once
   more with the controller's ``hold`` (our anti-flap option) at 2 s;
+* ``ndnSieve per-Data start`` — +1 per window only after the first marked Data, +1 per Data
+  (as printed) before it (``start_per_data``, our option): the paper's timeline (congestion
+  and R1's switch at ≈ 1 s) needs a start faster than +1 per round trip from cwnd = 1; once
+  more with the controller driven by congestion events only (routers signal only when β rises
+  above th1, ``signal_changes = false``; metrics pushed only on a mild signal,
+  ``refresh = false``): our reading of "when β > th1 the router sends a signal" and of the
+  periodic refresh as that of the GIC, under which R1 moves once in multipath 1;
 * ``PCON`` — when the registry has PCON's router part and consumer (the ``pcon`` branch):
   the same scenario with PCON's marking and forwarding strategy on every node and ndnSIM's
-  ConsumerPcon (Interest lifetime 2 s), as ``scenarios/pcon/`` runs it. A scheme missing from
-  the registry is skipped, and the report says so.
+  ConsumerPcon (Interest lifetime 2 s), as ``scenarios/pcon/`` runs it (NFD's marking
+  threshold, 64 KiB). A scheme missing from the registry is skipped, and the report says so;
+* ``PCON, 20 KB threshold`` — the same with the marking threshold a 2022 ndnSIM-2.9 PCON port
+  sets (20 480 B): seed 004 does not print its PCON settings, and describes PCON's throughput
+  as jittering with every multiplicative decrease, which the 64 KiB threshold (about one
+  bandwidth-delay product of these paths) does not produce (``docs/schemes/sieve.md``).
 
 CoopCon and FleCom (the paper's other baselines) are not run: only their abstracts and the
 paper's own sentences describe them (no algorithm, no code).
@@ -39,7 +50,12 @@ QUICK_DURATION_S = 6.0
 STEADY_FROM_S = 3.0  # s: after the slowest start-up (a +1/window ramp from cwnd = 1)
 BIN_S = 0.1  # s, the trace bin
 PCON_LIFETIME = "2s"  # ndnSIM ConsumerPcon's Interest lifetime (scenarios/pcon/)
+# the 2022 ndnSIM-2.9 PCON port's `defaultCongestionThreshold` ("20 packets of 1024 B")
+PCON_PORT_THRESHOLD = "20480B"
+PCON_PORT = "PCON, 20 KB threshold"
 HOLD = "2s"  # the controller's `hold` in the anti-flap variant [our option]
+START_PER_DATA = "ndnSieve per-Data start, +1/window, th2 = 0.7"
+EVENTS = START_PER_DATA + ", moves on rise signals only"
 
 
 def variants() -> dict[str, dict]:
@@ -56,9 +72,19 @@ def variants() -> dict[str, dict]:
         "per_window": True,
         "hold": HOLD,
     }
+    # +1 per Data until the first mark, then +1 per window [our option]
+    out[START_PER_DATA] = {"th2": 0.7, "per_window": True, "start_per_data": True}
+    # ... with the controller moving traffic only on signals of β rising above th1 [our reading]
+    out[EVENTS] = {**out[START_PER_DATA], "events": True}
     if pcon_parts() is not None:
         out["PCON"] = {"pcon": True}
+        out[PCON_PORT] = {"pcon": True, "threshold": PCON_PORT_THRESHOLD}
     return out
+
+
+def pcon_labels() -> list[str]:
+    """The PCON baselines run (none without PCON in the registry)."""
+    return [v for v in variants() if v.startswith("PCON")]
 
 
 def pcon_parts() -> tuple[str, str, str | None] | None:
@@ -96,7 +122,9 @@ def overrides(scenario: str, variant: dict, quick: bool) -> dict:
         router, consumer, strategy = pcon_parts()
         ov["defaults.node.schemes.sieve"] = None
         ov["sdn"] = None
-        ov[f"defaults.node.schemes.{router}"] = {}
+        ov[f"defaults.node.schemes.{router}"] = (
+            {"threshold": variant["threshold"]} if "threshold" in variant else {}
+        )
         if strategy:
             ov["defaults.node.strategy"] = strategy
         for a in apps:
@@ -105,10 +133,15 @@ def overrides(scenario: str, variant: dict, quick: bool) -> dict:
         return ov
     ov["defaults.node.schemes.sieve"] = {"th2": variant["th2"]}
     ov["sdn.sieve.th2"] = variant["th2"]
+    if variant.get("events"):
+        ov["defaults.node.schemes.sieve"]["signal_changes"] = False
+        ov["sdn.sieve.refresh"] = False
     if "hold" in variant:
         ov["sdn.sieve.hold"] = variant["hold"]
     for a in apps:
         ov[f"apps[{a}].per_window"] = variant["per_window"]
+        if variant.get("start_per_data"):
+            ov[f"apps[{a}].start_per_data"] = True
     return ov
 
 

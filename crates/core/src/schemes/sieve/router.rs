@@ -10,8 +10,8 @@
 //!         severe  β > th1 and ε > th2
 //! ```
 //!
-//! When an interface's β rises above th1 (free → mild or severe), and each time its state
-//! changes while it stays above, the router signals the controller (`FaceReport` with
+//! When an interface's β rises above th1 (free → mild or severe), and (`signal_changes`,
+//! default) each time its state changes while it stays above, the router signals the controller (`FaceReport` with
 //! `signal = 1`); every T_p it reports (β, ε) of every interface
 //! (`signal = 0`). While an interface is busy (β > th1 in the last window) a Data leaving it is
 //! marked when the queue occupancy is above th2 — the severe state, read at the Data's own
@@ -54,6 +54,10 @@ crate::scheme_config! {
         instant_queue: bool = true, Kind::Bool, "";
         /// Mark Data in severe congestion (false: the router never marks; ablation).
         mark: bool = true, Kind::Bool, "";
+        /// Signal the controller also each time a busy interface changes between mild and
+        /// severe (false: only when β rises above th1, "when β > th1 the router sends a
+        /// signal" read as an event) [OPEN; true].
+        signal_changes: bool = true, Kind::Bool, "";
     }
 }
 
@@ -218,9 +222,10 @@ impl SieveRouter {
             i.bytes = 0;
             let was = i.state;
             i.state = State::of(i.beta, i.eps, th1, th2);
-            // a signal each time β > th1 starts or its kind changes (the controller's filter
-            // tells mild from severe)
-            if i.state != State::Free && i.state != was {
+            // a signal each time β > th1 starts, and (signal_changes) each time its kind
+            // changes (the controller's filter tells mild from severe)
+            let rises = was == State::Free;
+            if i.state != State::Free && i.state != was && (rises || self.cfg.signal_changes) {
                 self.signals += 1;
                 self.report(f.id, true);
             }

@@ -161,6 +161,45 @@ fn a_busy_link_signals_once_when_it_becomes_busy_and_reports_every_poll() {
 }
 
 #[test]
+fn signal_changes_decides_whether_mild_to_severe_signals_again() {
+    for changes in [true, false] {
+        let mut r = SieveRouter::new(SieveRouterConfig {
+            signal_changes: changes,
+            ..Default::default()
+        });
+        let mild = [net_face(0, 10)];
+        let severe = [net_face(0, 50)];
+        let idle = [net_face(0, 0)];
+        let mut signals = Vec::new();
+        // busy and mild, busy and severe, busy and mild, free, busy and severe
+        for (w, (faces, bytes)) in [
+            (&mild, 120_000),
+            (&severe, 120_000),
+            (&mild, 120_000),
+            (&idle, 10_000),
+            (&severe, 120_000),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            send(&mut r, faces, 0, bytes);
+            r.on_timeout(at(100 * (w as u64 + 1)), faces);
+            let n = actions(&mut r)
+                .iter()
+                .filter(|m| value(m, SIGNAL) == 1.0)
+                .count();
+            signals.push(n);
+        }
+        let want = if changes {
+            vec![1, 1, 1, 0, 1]
+        } else {
+            vec![1, 0, 0, 0, 1]
+        };
+        assert_eq!(signals, want, "signal_changes = {changes}");
+    }
+}
+
+#[test]
 fn data_is_marked_only_in_severe_congestion() {
     let mut r = router();
     let short = [net_face(0, 30)]; // ε = 0.3: not above th2
@@ -402,6 +441,40 @@ fn the_consumer_adds_one_per_unmarked_data_and_takes_one_per_mark() {
         w.on_data(at(s), &signal(s, false));
     }
     assert!((w.window - 5.0).abs() < 0.1, "{}", w.window);
+    // start_per_data: +1 per Data until the first mark, then +1 per window
+    let mut w = SieveConsumer::new(SieveConsumerConfig {
+        per_window: true,
+        start_per_data: true,
+        ..Default::default()
+    });
+    for s in 0..7 {
+        w.on_data(at(s), &signal(s, false));
+    }
+    assert_eq!(w.window, 8.0, "per Data before any mark");
+    let sig = signal(7, true);
+    w.on_data(at(7), &sig);
+    w.on_mark(at(7), &sig);
+    assert_eq!(w.window, 7.0);
+    for s in 8..15 {
+        w.on_data(at(s), &signal(s, false));
+    }
+    assert!(
+        (w.window - 8.0).abs() < 0.1,
+        "per window after the mark: {}",
+        w.window
+    );
+    // without per_window the option changes nothing (+1 per Data throughout)
+    let mut w = SieveConsumer::new(SieveConsumerConfig {
+        start_per_data: true,
+        ..Default::default()
+    });
+    let sig = signal(0, true);
+    w.on_data(at(0), &sig);
+    w.on_mark(at(0), &sig);
+    for s in 1..4 {
+        w.on_data(at(s), &signal(s, false));
+    }
+    assert_eq!(w.window, 4.0);
 }
 
 /// One congestion event, end to end through the parts: the router's module, the controller and
