@@ -50,7 +50,8 @@ QUICK_DURATION_S = 6.0
 STEADY_FROM_S = 3.0  # s: after the slowest start-up (a +1/window ramp from cwnd = 1)
 BIN_S = 0.1  # s, the trace bin
 PCON_LIFETIME = "2s"  # ndnSIM ConsumerPcon's Interest lifetime (scenarios/pcon/)
-# the 2022 ndnSIM-2.9 PCON port's `defaultCongestionThreshold` ("20 packets of 1024 B")
+# the `defaultCongestionThreshold` ("20 packets of 1024 B") of a 2022 ndnSIM-2.9 PCON port seen
+# through code search (repository not pinned down: an alternative setting, not a source)
 PCON_PORT_THRESHOLD = "20480B"
 PCON_PORT = "PCON, 20 KB threshold"
 HOLD = "2s"  # the controller's `hold` in the anti-flap variant [our option]
