@@ -41,9 +41,6 @@ KNOWN_DIFFERENCES = {
         "throughput ordering CHoPCoP > ICTP > ICP ≈ HR-ICP",
         "CHoPCoP / ICTP / ICP / HR-ICP",
     ),
-    # FISP's phase 3 (Q > Q_max) delays D's Interests too: in the quick tier's 7 s window D
-    # gets 9 % less under FISP than under HbH (8.5 % in the full tier, within its 10 %)
-    ("FISP vs HbH (Fig. 11)", "D's throughput the same under FISP and HbH", "every E rate"),
 }
 
 
