@@ -84,6 +84,19 @@ def _num(x: Any) -> float:
     return float("nan") if x is None else float(x)
 
 
+def _delivery_ratio(apps: list) -> float:
+    """Distinct sequence numbers delivered / requested over every consumer: in chunked fetch a
+    chunk counts once, when complete (``ConsumerStats::completed``), not per segment. Summaries
+    written before the counts were exported fall back to the Data-per-Interest ratio."""
+    if not apps:
+        return float("nan")
+    if all("completed" in a and "requested" in a for a in apps):
+        asked = sum(_num(a["requested"]) for a in apps)
+        return sum(_num(a["completed"]) for a in apps) / asked if asked else float("nan")
+    sent = sum(_num(a.get("interests_sent", 0)) for a in apps)
+    return sum(_num(a.get("data_received", 0)) for a in apps) / sent if sent else float("nan")
+
+
 def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
     """The index's metric columns of one run: run-level summary fields, sums over consumers
     (throughput_mbps is the total), the overall delivery ratio, the Data-weighted mean delay,
@@ -101,8 +114,7 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
         "data_bytes",
     ):
         row[k] = int(row[k]) if row[k] == row[k] else row[k]
-    sent = row["interests_sent"]
-    row["delivery_ratio"] = row["data_received"] / sent if apps and sent else float("nan")
+    row["delivery_ratio"] = _delivery_ratio(apps)
     weights = [(a.get("data_received") or 0, (a.get("delay_ms") or {}).get("mean")) for a in apps]
     total = sum(w for w, m in weights if m is not None)
     row["delay_ms_mean"] = (

@@ -65,6 +65,10 @@ pub struct ConsumerSummary {
     pub timeouts: u64,
     pub retransmissions: u64,
     pub data_bytes: u64,
+    /// Distinct sequence numbers requested (chunks in chunked fetch).
+    pub requested: u64,
+    /// Distinct sequence numbers delivered: answered, or in chunked fetch complete.
+    pub completed: u64,
     /// The most Interests the sending engine released at one instant.
     pub max_burst: u64,
     pub active_time_s: f64,

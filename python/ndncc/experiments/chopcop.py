@@ -33,6 +33,13 @@ HBH = {"hbh": {"segment_size": "1024B"}}
 ICP_TAU = "300ms"
 #: ICTP's initial ssthresh (in chunks): 0 = RFC 5681's "arbitrarily high"
 ICTP_SSTHRESH = 0
+#: ICP variants reported beside it on the baseline and multi-source runs (full tier): its timer
+#: from the consumer's single RTT estimator (seed 001: ICP relies on "a single round trip time
+#: (RTT) estimator"), and ICP as its abstract has it (no slow start, a decrease per timeout)
+ICP_VARIANTS = {
+    "τ = 2·SRTT": {"tau_srtt_factor": 2},
+    "no slow start, a decrease per timeout": {"ssthresh": 0, "one_decrease_per_tau": False},
+}
 CIRS = [140, 160, 200]  # Table I, chunk Interests/s
 #: the non-cooperative receiver's Interest lifetime: long enough that FISP's delayed Interests
 #: are never discarded (the seed's Click receiver has no lifetime we know of)
@@ -101,6 +108,15 @@ def jobs(quick: bool) -> list[Job]:
             ov = {"scenario.duration": f"{d['baseline']}s", **scheme_overrides("icp", ["receiver"])}
             ov["apps[receiver].tau"] = tau
             out.append(Job(f"baseline/icp tau={tau}", base, ov, keep=("delays",)))
+    if not quick:
+        for name, keys in ICP_VARIANTS.items():
+            for topo, path, run in (
+                ("baseline", base, "baseline"),
+                ("multi-source", multi, "multi"),
+            ):
+                ov = {"scenario.duration": f"{d[run]}s", **scheme_overrides("icp", ["receiver"])}
+                ov.update({f"apps[receiver].{k}": v for k, v in keys.items()})
+                out.append(Job(icp_variant_key(topo, name), path, ov, keep=("delays",)))
     for cir in CIRS:
         for fisp in (True, False):
             chunks, send = cir_chunks(cir, quick)
@@ -114,6 +130,9 @@ def jobs(quick: bool) -> list[Job]:
         ov = {"scenario.duration": "5s", "apps[receiver].max_seq": 100}
         ov["apps[receiver].delta"] = delta
         out.append(Job(delta_key(delta), multi, ov, keep=KEEP))
+        if not quick:  # R̄TT also sampled from re-asked chunks (RIC's sample_reasked)
+            ov = {**ov, "apps[receiver].sample_reasked": True}
+            out.append(Job(delta_key(delta, reasked=True), multi, ov, keep=("delays",)))
     for s in SCHEMES:
         ov = {"scenario.duration": f"{d['multi']}s", **scheme_overrides(s, ["receiver"])}
         out.append(Job(f"multi-source/{s}", multi, ov, keep=KEEP))
@@ -151,8 +170,12 @@ def cir_key(cir: int, fisp: bool) -> str:
     return f"table-1/CIR {cir} {'with' if fisp else 'without'} FISP"
 
 
-def delta_key(delta: int) -> str:
-    return f"table-2/delta {delta}"
+def delta_key(delta: int, reasked: bool = False) -> str:
+    return f"table-2/delta {delta}" + (" sample_reasked" if reasked else "")
+
+
+def icp_variant_key(topo: str, name: str) -> str:
+    return f"{topo}/icp {name}"
 
 
 def hbh_key(e: int, shaper: str) -> str:

@@ -179,6 +179,28 @@ def baseline_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
                     "Mbit/s",
                 )
             )
+    return rows + icp_variant_rows(exp, res, "baseline", end)
+
+
+def icp_variant_rows(exp: str, res: dict[str, Outcome], topo: str, end: float) -> list[Row]:
+    """ICP's variants (full tier): throughput and timeouts beside the default ICP's."""
+    rows = []
+    for name in C.ICP_VARIANTS:
+        k = C.icp_variant_key(topo, name)
+        if k in res:
+            rows.append(
+                reported(
+                    exp,
+                    f"ICP throughput (timeouts) with {name}",
+                    f"[0, {end:g}] s",
+                    None,
+                    [
+                        C.goodput(res[k], "receiver", 0, end),
+                        C.app_summary(res[k], "receiver")["timeouts"],
+                    ],
+                    "Mbit/s (count)",
+                )
+            )
     return rows
 
 
@@ -320,6 +342,22 @@ def table_2_rows(res: dict[str, Outcome]) -> list[Row]:
             unit="%",
         )
     )
+    for delta in C.DELTAS:
+        k = C.delta_key(delta, reasked=True)
+        if k in res:
+            rows.append(
+                reported(
+                    exp,
+                    "throughput (transfer) / timeouts, R̄TT also from re-asked chunks",
+                    f"δ = {delta}, 100 chunks, sample_reasked = true",
+                    None,
+                    [
+                        C.transfer_goodput(res[k], "receiver"),
+                        C.app_summary(res[k], "receiver")["timeouts"],
+                    ],
+                    "Mbit/s (count)",
+                )
+            )
     return rows
 
 
@@ -338,7 +376,8 @@ def multi_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
         )
         for s in C.SCHEMES
     ]
-    return rows + [ordering(exp, thr)] + gain_rows(exp, thr, MULTI_GAIN)
+    rows += [ordering(exp, thr)] + gain_rows(exp, thr, MULTI_GAIN)
+    return rows + icp_variant_rows(exp, res, "multi-source", end)
 
 
 def fairness_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:

@@ -39,6 +39,11 @@ crate::scheme_config! {
         /// most at its fair rate B/(n·S) Interests/s (B the face's bandwidth, n the flows
         /// active on it, S the Data an Interest brings); the rest wait in its queue.
         fair_rate: bool = false, Kind::Bool, "";
+        /// The RTT of the derived quota's bandwidth-delay product: the face's smallest RTT
+        /// sample (true: the BDP rule's round trip without queueing, as seed 001 sizes its
+        /// buffers with a fixed RTT) or its smoothed RTT (false: it includes the queueing delay,
+        /// so the quota grows with the queue it should prevent) [OPEN: true].
+        quota_min_rtt: bool = true, Kind::Bool, "";
     }
 }
 
@@ -59,6 +64,8 @@ struct Upstream {
     flows: FxHashMap<NameId, Flow>,
     /// R̄TT (ns), an EWMA with weight ⅛.
     srtt: Option<f64>,
+    /// The smallest RTT sample (ns).
+    min_rtt: Option<f64>,
 }
 
 /// A pending Interest: its face, segments still owed and expiry.
@@ -67,6 +74,8 @@ struct Pending {
     face: usize,
     owed: u32,
     expires: Instant,
+    /// Sent again on this face while pending: its RTT sample is ambiguous (Karn).
+    resent: bool,
 }
 
 /// The HbH quota shaper.
@@ -103,13 +112,19 @@ impl HbhShaper {
         &mut self.ups[i]
     }
 
-    /// The quota of a flow on face `i`: the setting, or ⌈B·R̄TT/(n·S)⌉ (at least 1).
+    /// The quota of a flow on face `i`: the setting, or ⌈B·RTT/(n·S)⌉ (at least 1), RTT the
+    /// face's smallest sample (`quota_min_rtt`) or R̄TT.
     pub fn quota(&self, i: usize, face: &Face, segments: u32) -> u32 {
         if self.cfg.quota > 0 {
             return self.cfg.quota;
         }
         let up = &self.ups[i];
-        let (Some(bw), Some(rtt)) = (face.bandwidth, up.srtt) else {
+        let rtt = if self.cfg.quota_min_rtt {
+            up.min_rtt
+        } else {
+            up.srtt
+        };
+        let (Some(bw), Some(rtt)) = (face.bandwidth, rtt) else {
             return self.cfg.initial_quota;
         };
         let n = up.flows.values().filter(|f| f.pending > 0).count().max(1) as f64;
@@ -185,6 +200,7 @@ impl HbhShaper {
             face: i,
             owed,
             expires: now + interest.lifetime,
+            resent: self.pending.contains_key(&(interest.name, i)),
         };
         if self.pending.insert((interest.name, i), p).is_none() {
             let flow = self.up(i).flows.entry(interest.name.base).or_default();
@@ -310,11 +326,17 @@ impl RouterHooks for HbhShaper {
         };
         p.owed = p.owed.saturating_sub(1);
         let complete = p.owed == 0;
-        // one RTT sample per Interest, at its last segment
+        let resent = p.resent;
+        // one RTT sample per Interest, at its last segment; the smallest RTT takes only
+        // Interests sent once (a resent one's Data may answer the first copy: a sample
+        // shorter than the path, which a minimum would keep for ever)
         if let Some(sent) = sent.filter(|_| complete) {
             let r = now.saturating_since(sent).0 as f64;
             let up = self.up(i);
             up.srtt = Some(up.srtt.map_or(r, |s| 0.875 * s + 0.125 * r));
+            if !resent {
+                up.min_rtt = Some(up.min_rtt.map_or(r, |m| m.min(r)));
+            }
         }
         if complete {
             // the PIT entry is satisfied: the copies sent on other faces (multicast) are over

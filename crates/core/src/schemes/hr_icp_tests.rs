@@ -134,13 +134,20 @@ fn derived_quota_is_the_fair_share_of_the_bandwidth_delay_product() {
         .filter(|&q| out(&mut s, &fs, 1, q, true) == InterestVerdict::Admit)
         .count();
     assert_eq!(admitted, 7, "flow 1 fills its 8");
-    // R̄TT is an EWMA (⅛): a 200 ms sample after 100 ms gives 112.5 ms: ⌈562.5/32⌉ = 18
-    let mut e = shaper(0, 100);
-    out(&mut e, &fs, 1, 1, false);
-    answer(&mut e, &fs, 1, 1, 100);
-    out(&mut e, &fs, 1, 2, false);
-    answer(&mut e, &fs, 1, 2, 200);
-    assert_eq!(e.quota(0, &fs[0], 32), 18);
+    // a 200 ms sample (queueing) after 100 ms: the BDP keeps the smallest RTT, 100 ms: 16;
+    // with quota_min_rtt = false, R̄TT is an EWMA (⅛): 112.5 ms, ⌈562.5/32⌉ = 18
+    for (min_rtt, want) in [(true, 16), (false, 18)] {
+        let mut e = HbhShaper::new(HrIcpConfig {
+            queue_limit: 100,
+            quota_min_rtt: min_rtt,
+            ..Default::default()
+        });
+        out(&mut e, &fs, 1, 1, false);
+        answer(&mut e, &fs, 1, 1, 100);
+        out(&mut e, &fs, 1, 2, false);
+        answer(&mut e, &fs, 1, 2, 200);
+        assert_eq!(e.quota(0, &fs[0], 32), want, "quota_min_rtt = {min_rtt}");
+    }
     // no bandwidth known: initial_quota
     let mut t = shaper(0, 100);
     let nobw = faces(None);
@@ -178,12 +185,16 @@ fn a_grown_quota_releases_the_queue_first() {
     assert_eq!(out(&mut s, &fs, 1, 17, true), InterestVerdict::Hold);
 }
 
-/// A longer R̄TT (from another flow's answer) grows every share; a queued flow's next
-/// Interest first releases what its new quota allows.
+/// A longer R̄TT (from another flow's answer; `quota_min_rtt = false`) grows every share; a
+/// queued flow's next Interest first releases what its new quota allows.
 #[test]
 fn an_arrival_releases_what_a_grown_quota_allows() {
     let fs = faces(Some(40_000_000));
-    let mut s = shaper(0, 100);
+    let mut s = HbhShaper::new(HrIcpConfig {
+        queue_limit: 100,
+        quota_min_rtt: false,
+        ..Default::default()
+    });
     out(&mut s, &fs, 3, 1, false);
     answer(&mut s, &fs, 3, 1, 100); // R̄TT 100 ms
     out(&mut s, &fs, 2, 1, true);
@@ -311,4 +322,23 @@ fn fair_rate_variant_paces_each_flow_at_its_share() {
         s.poll_action(),
         Some(ModuleAction::SendInterest { .. })
     ));
+}
+
+/// The smallest RTT takes only Interests sent once: a resent Interest answered 10 ms after its
+/// last copy (the first copy's Data) would make the quota 2 instead of 16 for good.
+#[test]
+fn a_resent_interest_gives_no_smallest_rtt_sample() {
+    let fs = faces(Some(40_000_000));
+    let mut s = shaper(0, 100);
+    out(&mut s, &fs, 1, 1, false);
+    answer(&mut s, &fs, 1, 1, 100);
+    assert_eq!(s.quota(0, &fs[0], 32), 16);
+    out(&mut s, &fs, 1, 2, false);
+    out(&mut s, &fs, 1, 2, false); // resent while pending
+    answer(&mut s, &fs, 1, 2, 10);
+    assert_eq!(s.quota(0, &fs[0], 32), 16);
+    // sent once, a shorter RTT does count: 40 Mbps × 50 ms / 32 KB = 7.6 → 8
+    out(&mut s, &fs, 1, 3, false);
+    answer(&mut s, &fs, 1, 3, 50);
+    assert_eq!(s.quota(0, &fs[0], 32), 8);
 }

@@ -39,6 +39,10 @@ crate::scheme_config! {
         tau: Duration = Duration::from_millis(300), Kind::POSITIVE_TIME, "time";
         /// At most one decrease per τ [OPEN; true].
         one_decrease_per_tau: bool = true, Kind::Bool, "";
+        /// k: τ = k × the consumer's smoothed RTT (RFC 6298's SRTT, one estimator for every
+        /// path) once it has a sample, the fixed `tau` before [OPEN: 0 = the fixed τ always;
+        /// seed 001 says ICP relies on "a single round trip time (RTT) estimator"].
+        tau_srtt_factor: f64 = 0.0, Kind::number(0.0), "";
     }
 }
 
@@ -99,8 +103,13 @@ impl CongestionController for Icp {
             self.last_decrease = Some(now);
         }
     }
-    fn rto(&self, _rtt: &RttEstimator) -> Option<Duration> {
-        Some(self.cfg.tau)
+    fn rto(&self, rtt: &RttEstimator) -> Option<Duration> {
+        match rtt.srtt() {
+            Some(s) if self.cfg.tau_srtt_factor > 0.0 => Some(Duration(
+                (s.0 as f64 * self.cfg.tau_srtt_factor).round() as u64,
+            )),
+            _ => Some(self.cfg.tau),
+        }
     }
     fn retransmit(&mut self, _now: Instant, _seq: u64, loss: Loss) -> Option<bool> {
         // ICP re-expresses timed-out Interests; a Nack is left to the consumer's setting
@@ -157,6 +166,20 @@ mod tests {
         assert_eq!(c.window, 1.0625);
         c.on_timeout(Instant(1_000) + c.cfg.tau + c.cfg.tau, 3);
         assert_eq!(c.window, 1.0, "never below W_min");
+    }
+
+    #[test]
+    fn tau_is_fixed_or_a_multiple_of_the_smoothed_rtt() {
+        let mut est = RttEstimator::default();
+        let fixed = Icp::new(IcpConfig::default());
+        let k = Icp::new(IcpConfig {
+            tau_srtt_factor: 2.0,
+            ..Default::default()
+        });
+        assert_eq!(k.rto(&est), Some(k.cfg.tau), "before a sample: τ");
+        est.add_sample(Duration::from_millis(100));
+        assert_eq!(fixed.rto(&est), Some(Duration::from_millis(300)));
+        assert_eq!(k.rto(&est), Some(Duration::from_millis(200)));
     }
 
     /// Two nodes, 10 ms each way: the window grows by 1 per Data to ssthresh, then by 1/W per

@@ -97,6 +97,8 @@ impl<'a> World<'a> {
                         timeouts: st.timeouts,
                         retransmissions: st.retransmissions,
                         data_bytes: st.data_bytes,
+                        requested: st.requested,
+                        completed: st.completed,
                         max_burst: st.max_burst,
                         active_time_s: active,
                         throughput_mbps: if active > 0.0 {

@@ -21,6 +21,7 @@ use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::schemes::params::{Kind, Problem, SchemeConfig};
 use crate::schemes::registry::{ControllerScheme, TargetKind};
 use crate::time::{Duration, Instant};
+use rustc_hash::FxHashMap;
 
 crate::scheme_config! {
     /// RIC (CHoPCoP's consumer) settings; defaults are seed 001's values.
@@ -48,6 +49,11 @@ crate::scheme_config! {
         /// At most one reduction per R̄TT: a congestion signal within R̄TT of the last reduction
         /// is ignored [OPEN: seed 001 is silent; true].
         one_reduction_per_rtt: bool = true, Kind::Bool, "";
+        /// A re-asked chunk gives an RTT sample too, measured from its first Interest to its
+        /// completion [OPEN: seed 001 names no Karn rule; false = Karn's rule, chunks asked once
+        /// only give samples]. Under Karn, R̄TT at δ = 2 never learns the far source's round
+        /// trip (every chunk from it times out); the reproduction reports both.
+        sample_reasked: bool = false, Kind::Bool, "";
     }
 }
 
@@ -95,6 +101,8 @@ pub struct Ric {
     /// one R̄TT of a reduction.
     pub reductions: u64,
     pub ignored: u64,
+    /// When each chunk in flight was first asked (for `sample_reasked`).
+    first_sent: FxHashMap<u64, Instant>,
 }
 
 impl Ric {
@@ -107,6 +115,7 @@ impl Ric {
             last_reduction: None,
             reductions: 0,
             ignored: 0,
+            first_sent: FxHashMap::default(),
             cfg,
         }
     }
@@ -171,11 +180,20 @@ impl CongestionController for Ric {
     fn target(&self) -> Target {
         Target::Window(self.window)
     }
-    /// One complete chunk: an RTT sample (Karn: chunks asked once only), then an increase, or
-    /// the decrease of a marked chunk (which then brings no increase).
+    fn on_send(&mut self, now: Instant, seq: u64, retransmission: bool) {
+        if !retransmission {
+            self.first_sent.insert(seq, now);
+        }
+    }
+    /// One complete chunk: an RTT sample (a re-asked chunk's from its first Interest, or none
+    /// under Karn's rule), then an increase, or the decrease of a marked chunk (which then
+    /// brings no increase).
     fn on_data(&mut self, now: Instant, sig: &DataSignal) {
+        let first = self.first_sent.remove(&sig.seq);
         if !sig.retransmitted {
             self.add_rtt(sig.rtt);
+        } else if let (true, Some(t)) = (self.cfg.sample_reasked, first) {
+            self.add_rtt(now.saturating_since(t));
         }
         if sig.marked_segments > 0 {
             let beta = self.mark_beta(sig.marked_segments, sig.segments);

@@ -164,6 +164,35 @@ fn average_rtt_is_an_ewma_and_timeout_is_delta_times_it() {
     assert_eq!(c.retransmit(at(0), 0, Loss::Nack), None);
 }
 
+/// `sample_reasked`: a chunk asked at 0 ms, timed out and re-asked at 80 ms, complete at 110 ms
+/// gives the sample 110 ms (from its first Interest), not 30 ms (from the re-ask); under Karn's
+/// rule (the default) it gives none.
+#[test]
+fn a_reasked_chunk_samples_from_its_first_interest_when_asked_to() {
+    // 0.7·40 + 0.3·110 = 61 ms from the first Interest; Karn: R̄TT unchanged
+    for (sample_reasked, want) in [(true, 61), (false, 40)] {
+        let mut c = Ric::new(RicConfig {
+            sample_reasked,
+            ..Default::default()
+        });
+        c.on_data(at(0), &chunk(40, 0)); // R̄TT = 40 ms
+        c.on_send(at(0), 7, false);
+        c.on_timeout(at(80), 7);
+        c.on_send(at(80), 7, true);
+        let sig = DataSignal {
+            seq: 7,
+            retransmitted: true,
+            ..chunk(30, 0)
+        };
+        c.on_data(at(110), &sig);
+        assert_eq!(
+            c.avg_rtt(),
+            Some(Duration::from_millis(want)),
+            "sample_reasked = {sample_reasked}"
+        );
+    }
+}
+
 /// Two nodes, 10 ms each way, chunks of 32 × 1 KB: slow start doubles W each RTT to 20,
 /// congestion avoidance adds 1 every W chunks; segment 5 of chunk 100's first answer is lost,
 /// so at its deadline (δ·R̄TT = 120 ms after it was sent) W halves and the chunk is asked again
