@@ -146,6 +146,7 @@ def cmd_producer(args: argparse.Namespace) -> int:
         duration_s=_duration_s(args.duration),
         register=not args.no_register,
         ready_path=args.ready_file,
+        data_wire_size=args.data_wire_size,
     )
     _print_report(args, f"producer {prefix} via {args.forwarder}", report)
     return EXIT_OK
@@ -207,6 +208,13 @@ def add_commands(sub) -> None:
         "--ready-file",
         metavar="PATH",
         help="write this file once the prefix is registered (for supervisors)",
+    )
+    p.add_argument(
+        "--data-wire-size",
+        type=int,
+        metavar="BYTES",
+        help="make every Data TLV this many bytes (Content resized) instead of payload bytes "
+        "of Content: a scenario's modelled Data size on the wire",
     )
     p.set_defaults(func=cmd_producer)
 

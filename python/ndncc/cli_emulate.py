@@ -45,6 +45,8 @@ def cmd_emulate(args: argparse.Namespace) -> int:
                 mode=args.mode,
                 ndnccd=args.ndnccd,
                 bin_s=bin_s,
+                payload_as_is=args.payload_as_is,
+                realtime=not args.no_realtime,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
         if not args.quiet:
@@ -93,6 +95,18 @@ def add_commands(sub) -> None:
     e.add_argument("--bin", help="the real series' bin (default the scenario's [trace] bin)")
     e.add_argument(
         "--plot-bin", default=0.1, type=float, help="bin of the report's plot, s (default 0.1)"
+    )
+    e.add_argument(
+        "--payload-as-is",
+        action="store_true",
+        help="Data carry the scenario's payload as Content (default: each Data's wire size is "
+        "the scenario's Data size, payload + data_overhead)",
+    )
+    e.add_argument(
+        "--no-realtime",
+        action="store_true",
+        help="run the daemons and apps with the default CPU scheduling (default as root: "
+        "SCHED_FIFO, so that other work on the machine does not stall them)",
     )
     e.add_argument("--ndnccd", metavar="PATH", help="the ndnccd binary (default: built one)")
     e.add_argument("--no-sim", action="store_true", help="skip the simulator and the report")

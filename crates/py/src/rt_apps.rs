@@ -86,9 +86,11 @@ pub fn rt_consumer(
 /// Runs a producer (`spec_json`: a resolved `ProducerSpec`), registering its prefix on the
 /// forwarder first unless `register` is false; returns its report as JSON. With `ready_path`,
 /// a file is written there once the prefix is registered (its content: the FaceId or
-/// `null`), so that a supervisor knows when consumers may start.
+/// `null`), so that a supervisor knows when consumers may start. `data_wire_size`: every Data
+/// TLV is made this many bytes (its Content resized) instead of carrying the spec's payload.
 #[pyfunction]
-#[pyo3(signature = (endpoint, spec_json, data_overhead=0, duration_s=None, register=true, ready_path=None))]
+#[pyo3(signature = (endpoint, spec_json, data_overhead=0, duration_s=None, register=true, ready_path=None, data_wire_size=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn rt_producer(
     py: Python<'_>,
     endpoint: &str,
@@ -97,6 +99,7 @@ pub fn rt_producer(
     duration_s: Option<f64>,
     register: bool,
     ready_path: Option<std::path::PathBuf>,
+    data_wire_size: Option<u32>,
 ) -> PyResult<String> {
     let ep = self::endpoint(endpoint)?;
     let spec: ProducerSpec = serde_json::from_str(spec_json)
@@ -105,6 +108,7 @@ pub fn rt_producer(
     let mut app = py
         .detach(|| ProducerApp::new(&ep, &spec, data_overhead, d, register))
         .map_err(PyRuntimeError::new_err)?;
+    app.set_data_wire_size(data_wire_size);
     if let Some(path) = ready_path {
         let face = app
             .report()

@@ -468,6 +468,7 @@ pub struct ProducerApp {
     dropped: Dropped,
     pit_tokens: u64,
     face_id: Option<u64>,
+    data_wire_size: Option<u32>,
 }
 
 impl ProducerApp {
@@ -515,6 +516,7 @@ impl ProducerApp {
             dropped: Dropped::default(),
             pit_tokens: 0,
             face_id,
+            data_wire_size: None,
         };
         // Interests that came right behind the registration's answer
         for bytes in &rx {
@@ -527,6 +529,12 @@ impl ProducerApp {
     /// Runs for up to `budget` of wall time; true once the duration has passed.
     pub fn step(&mut self, budget: std::time::Duration) -> io::Result<bool> {
         run_steps(self, budget)
+    }
+
+    /// Sends every Data with this wire size (the Data TLV, bytes) instead of the spec's
+    /// payload of Content ([`app_wire::data_sized`]).
+    pub fn set_data_wire_size(&mut self, size: Option<u32>) {
+        self.data_wire_size = size;
     }
 
     pub fn report(&self) -> ProducerReport {
@@ -579,6 +587,10 @@ impl Stepped for ProducerApp {
             if q.is_empty() {
                 self.waiting.remove(&seq);
             }
+            let d = match self.data_wire_size {
+                Some(size) => app_wire::data_sized(&name, &d, size).map_err(io::Error::other)?,
+                None => d,
+            };
             let bytes =
                 app_wire::data_to_wire(&name, &d, token.as_deref()).map_err(io::Error::other)?;
             self.wall.face.send(&bytes)?;

@@ -2,10 +2,11 @@
 real run measures them) and ``app_series.parquet`` (the simulator's ``app_series`` columns).
 
 Per consumer: ``data_bytes`` and ``throughput_mbps`` count the Data's real wire bytes (the
-simulator's count its modelled size, payload + ``[packets] data_overhead``);
+simulator's count its modelled size, payload + ``[packets] data_overhead``; by default the
+producers make the two equal, see :func:`ndncc.emulate.run.emulate`);
 ``throughput_model_mbps`` counts each Data at the scenario's size, so that it compares with the
-simulator's ``throughput_mbps`` Data for Data. Not measured (absent): delays, ``max_burst``,
-``delivery_ratio``, face series.
+simulator's ``throughput_mbps`` Data for Data whatever the real sizes. Not measured (absent):
+delays, ``max_burst``, ``delivery_ratio``, face series.
 """
 
 from __future__ import annotations

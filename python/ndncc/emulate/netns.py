@@ -77,6 +77,24 @@ class Namespaces:
         """The command prefix that runs a program in node ``node``'s namespace."""
         return ["ip", "netns", "exec", self.names[node]]
 
+    def udp_counters(self, node: int) -> dict | None:
+        """The kernel's UDP counters of node ``node``'s namespace (/proc/net/snmp "Udp:"
+        lines: InDatagrams, RcvbufErrors, ...); None if unreadable."""
+        r = subprocess.run(
+            [*self.prefix(node), "cat", "/proc/net/snmp"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+        rows = [line.split()[1:] for line in r.stdout.splitlines() if line.startswith("Udp:")]
+        if len(rows) < 2:
+            return None
+        try:
+            return dict(zip(rows[0], (int(v) for v in rows[1]), strict=True))
+        except ValueError:
+            return None
+
     def close(self) -> None:
         for name in self.names:
             _ip("netns", "del", name, check=False)
