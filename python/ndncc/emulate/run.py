@@ -31,15 +31,16 @@ ProgressFn = Callable[[float, float], Any]
 def find_ndnccd(explicit: str | None = None) -> Path:
     """The ``ndnccd`` binary: ``explicit``, $NDNCCD, the source tree's target/release, PATH."""
     root = Path(__file__).resolve().parents[3]
-    candidates = [explicit, os.environ.get("NDNCCD"), root / "target" / "release" / "ndnccd"]
-    for c in candidates:
+    if explicit:
+        if Path(explicit).is_file() and os.access(explicit, os.X_OK):
+            return Path(explicit)
+        raise EmulateError(f"--ndnccd {explicit}: not an executable file")
+    for c in (os.environ.get("NDNCCD"), root / "target" / "release" / "ndnccd"):
         if c and Path(c).is_file() and os.access(c, os.X_OK):
             return Path(c)
     on_path = shutil.which("ndnccd")
     if on_path:
         return Path(on_path)
-    if explicit:
-        raise EmulateError(f"--ndnccd {explicit}: not an executable file")
     raise EmulateError(
         "ndnccd not found: build it with `cargo build --release -p ndncc-rt --bin ndnccd` "
         "(or `make test`), or give --ndnccd PATH"
@@ -81,7 +82,7 @@ def scheduling(realtime: bool) -> tuple[list[str], str]:
 
 
 def _app_cmd(kind: str) -> list[str]:
-    return [sys.executable, "-m", "ndncc.cli", kind]
+    return [sys.executable, "-m", "ndncc", kind]
 
 
 def _wait_socket(path: Path, proc, deadline: float) -> None:
