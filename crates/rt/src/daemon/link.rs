@@ -7,8 +7,8 @@
 //! packet that was waiting when the previous one finished serializing starts at that instant
 //! (`busy_until`), even when the poll loop wakes up late. Starting it at the late wake-up
 //! instead would lose the overshoot of every packet, and a saturated 10 Mbit/s link would carry
-//! a fraction of its rate on a busy machine (`ndncc emulate` measured 25 % less throughput
-//! than the simulator on seed 002's linear topology before this rule; docs/realtime.md).
+//! a fraction of its rate on a busy machine (`ndncc emulate` on seed 002's linear topology,
+//! with and without this rule: docs/emulate/README.md).
 
 use super::config::LinkConfig;
 use ndncc_core::time::{BitRate, Duration, Instant};
