@@ -104,3 +104,25 @@ def test_what_emulation_cannot_do_is_named(tmp_path, over, words):
 
 def test_the_seed_scenario_is_emulable():
     assert unsupported(linear().resolve()) == []
+
+
+def test_app_spec_files_are_checked(tmp_path, capsys):
+    from ndncc.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"app": {"kind": "producer", "prefix": "/p"}}')
+    cases = [
+        (["consumer", "--spec", str(tmp_path / "none.json")], "No such file"),
+        (["consumer", "--spec", str(bad)], "not a resolved app spec"),
+        (["consumer", "--spec", str(bad), "--prefix", "/p"], "replaces --prefix"),
+        (["consumer"], "--prefix is required"),
+    ]
+    for argv, words in cases:
+        assert main([*argv, "--forwarder", "unix:///nonexistent.sock"]) == 3, argv
+        err = capsys.readouterr().err
+        assert words in err, (argv, err)
+        assert len(err.strip().splitlines()) == 1, err
+    good = tmp_path / "p.json"
+    good.write_text('{"app": {"kind": "producer", "prefix": "/p"}, "packets": {}}')
+    assert main(["consumer", "--spec", str(good), "--forwarder", "unix:///x.sock"]) == 3
+    assert "not a consumer" in capsys.readouterr().err
