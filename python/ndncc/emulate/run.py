@@ -215,6 +215,8 @@ def emulate(
             time.sleep(0.05)
         if progress is not None:
             progress(end, end)
+        # a consumer still running past the grace period is stopped: it prints its report
+        sup.stop([c for c, _ in consumers])
         sup.stop([p for p, _, _ in producers])
         sup.stop(daemons)
         # the kernel's UDP counters of each namespace (loopback mode shares the host's)

@@ -1,7 +1,9 @@
 """The processes of one emulation: started with their output in files, watched, and always
 stopped (SIGINT to apps, which then print their report; SIGTERM to daemons, which print their
 counters; SIGKILL to whatever is still there 5 s later). Each runs in its own session, so a
-Ctrl-C at the terminal reaches only ``ndncc emulate``, which stops them in order."""
+Ctrl-C at the terminal reaches only ``ndncc emulate``, which stops them in order. Each also
+gets SIGTERM if ``ndncc emulate`` itself dies (Linux ``PR_SET_PDEATHSIG``), so a killed run
+leaves no daemon behind."""
 
 from __future__ import annotations
 
@@ -15,6 +17,19 @@ from pathlib import Path
 from .plan import EmulateError
 
 STOP_GRACE_S = 5.0
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGTERM when the parent dies (kept across exec of programs
+    that are not set-user-ID: ip, chrt, ndnccd, python). Best effort: elsewhere a no-op."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 @dataclass
@@ -46,7 +61,13 @@ class Supervisor:
         out, err = self.logdir / f"{label}.out", self.logdir / f"{label}.err"
         with open(out, "wb") as o, open(err, "wb") as e:
             try:
-                p = subprocess.Popen(argv, stdout=o, stderr=e, start_new_session=True)
+                p = subprocess.Popen(
+                    argv,
+                    stdout=o,
+                    stderr=e,
+                    start_new_session=True,
+                    preexec_fn=_die_with_parent,  # noqa: PLW1509 - no threads start children
+                )
             except OSError as ex:
                 raise EmulateError(f"cannot start {label} ({argv[0]}): {ex.strerror}") from None
         proc = Proc(label, kind, p, out, err)
