@@ -498,6 +498,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_apps.add_commands(sub)
 
+    from . import cli_emulate
+
+    cli_emulate.add_commands(sub)
+
     b = sub.add_parser(
         "bench",
         help="measure simulator speed on the standard workloads",

@@ -55,7 +55,7 @@ def app_spec(kind: str, prefix: str, pairs: list[str]) -> tuple[dict, dict]:
     return spec["apps"][0]["app"], spec["packets"]
 
 
-def _duration_s(text: str | None) -> float | None:
+def _duration_s(text: str | None, flag: str = "--duration") -> float | None:
     if text is None:
         return None
     from .units import UnitError, parse_time
@@ -63,9 +63,9 @@ def _duration_s(text: str | None) -> float | None:
     try:
         ns = parse_time(text)
     except UnitError as e:
-        raise InputError(f"--duration: {e}") from None
+        raise InputError(f"{flag}: {e}") from None
     if ns <= 0:
-        raise InputError("--duration must be positive")
+        raise InputError(f"{flag} must be positive")
     return ns / 1e9
 
 
@@ -90,11 +90,36 @@ def _print_report(args: argparse.Namespace, title: str, report: dict) -> None:
         console.print(f"  {k:<20} {v}", markup=False)
 
 
+def _spec_of(kind: str, args: argparse.Namespace) -> tuple[dict, dict, str]:
+    """(app body, [packets] sizes, prefix) from --spec FILE or from --prefix and KEY=VALUE."""
+    if args.spec is None:
+        if not args.prefix:
+            raise InputError("--prefix is required (or --spec FILE)")
+        body, packets = app_spec(kind, args.prefix, args.settings)
+        body.pop("kind", None)
+        return body, packets, args.prefix
+    if args.settings or args.prefix:
+        raise InputError("--spec FILE replaces --prefix and KEY=VALUE settings; give one")
+    try:
+        data = json.loads(open(args.spec, encoding="utf-8").read())  # noqa: SIM115
+        body, packets = data["app"], data["packets"]
+        if body.get("kind") != kind:
+            raise InputError(f"--spec {args.spec}: not a {kind} (kind {body.get('kind')!r})")
+        body = {k: v for k, v in body.items() if k != "kind"}
+        return body, packets, body["prefix"]
+    except OSError as e:
+        raise InputError(f"--spec {args.spec}: {e.strerror}") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise InputError(
+            f"--spec {args.spec}: not a resolved app spec "
+            f'({{"app": {{...}}, "packets": {{...}}}}): {e}'
+        ) from None
+
+
 def cmd_consumer(args: argparse.Namespace) -> int:
     from . import _core
 
-    body, packets = app_spec("consumer", args.prefix, args.settings)
-    body.pop("kind", None)
+    body, packets, prefix = _spec_of("consumer", args)
     report = _native_call(
         _core.rt_consumer,
         args.forwarder,
@@ -102,16 +127,17 @@ def cmd_consumer(args: argparse.Namespace) -> int:
         interest_size=packets["interest_size"],
         duration_s=_duration_s(args.duration),
         seed=args.seed,
+        stop_s=_duration_s(args.stop, "--stop"),
+        bin_s=_duration_s(args.bin, "--bin"),
     )
-    _print_report(args, f"consumer {args.prefix} via {args.forwarder}", report)
+    _print_report(args, f"consumer {prefix} via {args.forwarder}", report)
     return EXIT_OK
 
 
 def cmd_producer(args: argparse.Namespace) -> int:
     from . import _core
 
-    body, packets = app_spec("producer", args.prefix, args.settings)
-    body.pop("kind", None)
+    body, packets, prefix = _spec_of("producer", args)
     report = _native_call(
         _core.rt_producer,
         args.forwarder,
@@ -119,8 +145,10 @@ def cmd_producer(args: argparse.Namespace) -> int:
         data_overhead=packets["data_overhead"],
         duration_s=_duration_s(args.duration),
         register=not args.no_register,
+        ready_path=args.ready_file,
+        data_wire_size=args.data_wire_size,
     )
-    _print_report(args, f"producer {args.prefix} via {args.forwarder}", report)
+    _print_report(args, f"producer {prefix} via {args.forwarder}", report)
     return EXIT_OK
 
 
@@ -132,7 +160,13 @@ def _add_app_flags(p: argparse.ArgumentParser) -> None:
         help="unix:///path, tcp://host:port or udp://host:port (default: "
         f"$NDN_CLIENT_TRANSPORT, else {DEFAULT_TRANSPORT})",
     )
-    p.add_argument("--prefix", required=True, help="NDN name prefix, e.g. /ndncc/flow1")
+    p.add_argument("--prefix", help="NDN name prefix, e.g. /ndncc/flow1 (required without --spec)")
+    p.add_argument(
+        "--spec",
+        metavar="FILE",
+        help='a resolved app as JSON, {"app": {...}, "packets": {...}} (what ndncc emulate '
+        "writes), instead of --prefix and KEY=VALUE",
+    )
     p.add_argument("--duration", help="stop after this long, e.g. 10s (default: until done)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument(
@@ -153,6 +187,10 @@ def add_commands(sub) -> None:
     )
     _add_app_flags(c)
     c.add_argument("--seed", type=int, default=1, help="seed of its random streams")
+    c.add_argument(
+        "--stop", help="stop sending then (e.g. 10s) and keep receiving until --duration"
+    )
+    c.add_argument("--bin", help="record a per-bin series of this width (e.g. 100ms)")
     c.set_defaults(func=cmd_consumer)
     p = sub.add_parser(
         "producer",
@@ -165,6 +203,18 @@ def add_commands(sub) -> None:
     _add_app_flags(p)
     p.add_argument(
         "--no-register", action="store_true", help="do not send rib/register (a route exists)"
+    )
+    p.add_argument(
+        "--ready-file",
+        metavar="PATH",
+        help="write this file once the prefix is registered (for supervisors)",
+    )
+    p.add_argument(
+        "--data-wire-size",
+        type=int,
+        metavar="BYTES",
+        help="make every Data TLV this many bytes (Content resized) instead of payload bytes "
+        "of Content: a scenario's modelled Data size on the wire",
     )
     p.set_defaults(func=cmd_producer)
 

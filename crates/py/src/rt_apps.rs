@@ -3,7 +3,7 @@
 //! released in steps of at most 100 ms; between steps a pending KeyboardInterrupt ends the run
 //! (the report so far is returned with `"interrupted": true`). Reports are JSON strings.
 
-use ndncc_rt::apps::{ConsumerApp, ProducerApp};
+use ndncc_rt::apps::{ConsumerApp, ConsumerOptions, ProducerApp};
 use ndncc_rt::client_face::Endpoint;
 use ndncc_rt::fwbench::{self, BenchConfig};
 use ndncc_sim::spec::{ConsumerSpec, ProducerSpec};
@@ -53,8 +53,11 @@ fn with_interrupted<T: serde::Serialize>(report: &T, interrupted: bool) -> PyRes
 
 /// Runs a consumer (`spec_json`: a resolved `[[apps]]` consumer, crates/sim/src/spec.rs
 /// `ConsumerSpec`) against the forwarder at `endpoint`; returns its report as JSON.
+/// `stop_s`: stop sending then and keep receiving until `duration_s`; `bin_s`: record the
+/// per-bin series (`ndncc_rt::app_series`) in the report.
 #[pyfunction]
-#[pyo3(signature = (endpoint, spec_json, interest_size=40, duration_s=None, seed=1))]
+#[pyo3(signature = (endpoint, spec_json, interest_size=40, duration_s=None, seed=1, stop_s=None, bin_s=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn rt_consumer(
     py: Python<'_>,
     endpoint: &str,
@@ -62,22 +65,32 @@ pub fn rt_consumer(
     interest_size: u32,
     duration_s: Option<f64>,
     seed: u64,
+    stop_s: Option<f64>,
+    bin_s: Option<f64>,
 ) -> PyResult<String> {
     let ep = self::endpoint(endpoint)?;
     let spec: ConsumerSpec = serde_json::from_str(spec_json)
         .map_err(|e| PyValueError::new_err(format!("consumer spec: {e}")))?;
     let d = duration("duration", duration_s)?;
+    let opts = ConsumerOptions {
+        stop_sending: duration("stop", stop_s)?,
+        series_bin: duration("bin", bin_s)?,
+    };
     let mut app = py
-        .detach(|| ConsumerApp::new(&ep, &spec, interest_size, d, seed))
+        .detach(|| ConsumerApp::with_options(&ep, &spec, interest_size, d, seed, opts))
         .map_err(PyRuntimeError::new_err)?;
     let interrupted = drive(py, || app.step(STEP))?;
     with_interrupted(&app.report(), interrupted)
 }
 
 /// Runs a producer (`spec_json`: a resolved `ProducerSpec`), registering its prefix on the
-/// forwarder first unless `register` is false; returns its report as JSON.
+/// forwarder first unless `register` is false; returns its report as JSON. With `ready_path`,
+/// a file is written there once the prefix is registered (its content: the FaceId or
+/// `null`), so that a supervisor knows when consumers may start. `data_wire_size`: every Data
+/// TLV is made this many bytes (its Content resized) instead of carrying the spec's payload.
 #[pyfunction]
-#[pyo3(signature = (endpoint, spec_json, data_overhead=0, duration_s=None, register=true))]
+#[pyo3(signature = (endpoint, spec_json, data_overhead=0, duration_s=None, register=true, ready_path=None, data_wire_size=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn rt_producer(
     py: Python<'_>,
     endpoint: &str,
@@ -85,6 +98,8 @@ pub fn rt_producer(
     data_overhead: u32,
     duration_s: Option<f64>,
     register: bool,
+    ready_path: Option<std::path::PathBuf>,
+    data_wire_size: Option<u32>,
 ) -> PyResult<String> {
     let ep = self::endpoint(endpoint)?;
     let spec: ProducerSpec = serde_json::from_str(spec_json)
@@ -93,6 +108,15 @@ pub fn rt_producer(
     let mut app = py
         .detach(|| ProducerApp::new(&ep, &spec, data_overhead, d, register))
         .map_err(PyRuntimeError::new_err)?;
+    app.set_data_wire_size(data_wire_size);
+    if let Some(path) = ready_path {
+        let face = app
+            .report()
+            .face_id
+            .map_or("null".into(), |f| f.to_string());
+        std::fs::write(&path, face)
+            .map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", path.display())))?;
+    }
     let interrupted = drive(py, || app.step(STEP))?;
     with_interrupted(&app.report(), interrupted)
 }

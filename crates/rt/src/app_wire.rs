@@ -192,6 +192,27 @@ pub fn data_to_wire(name: &Name, d: &Data, pit_token: Option<&[u8]>) -> Result<V
     .map_err(|e| e.to_string())
 }
 
+/// `d` with its Content resized so that the Data TLV [`data_to_wire`] encodes (without an
+/// LpPacket around it) is `wire_size` bytes, as close as the encoding allows (a Data smaller
+/// than its name and headers keeps an empty Content). `ndncc emulate` sends the scenario's
+/// Data size this way, so that the emulated links carry the packets the simulator models.
+pub fn data_sized(name: &Name, d: &Data, wire_size: u32) -> Result<Data, String> {
+    let mut out = *d;
+    out.ext = Default::default();
+    for _ in 0..4 {
+        let len = data_to_wire(name, &out, None)?.len() as i64;
+        let diff = i64::from(wire_size) - len;
+        if diff == 0 {
+            break;
+        }
+        out.payload = (i64::from(out.payload) + diff).clamp(0, i64::from(u32::MAX)) as u32;
+    }
+    Ok(Data {
+        payload: out.payload,
+        ..*d
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,6 +236,41 @@ mod tests {
             assert_eq!(n.seq_of(&NameView::decode(&w).unwrap()), None, "{other}");
         }
         assert!(AppNames::new("/").is_err());
+    }
+
+    /// The emulated Data size: the Data TLV is exactly the asked size (names of any length,
+    /// across the 1- to 3-byte TLV length boundary), a size below the headers leaves no
+    /// Content, and the PitToken's LpPacket comes on top of it.
+    #[test]
+    fn data_sized_gives_the_asked_wire_size() {
+        let n = AppNames::new("/p").unwrap();
+        let d = |seq| Data {
+            name: ndncc_core::Name::new(n.prefix_id, seq),
+            payload: 1250,
+            size: 0,
+            freshness: Duration(0),
+            created: Instant(0),
+            ext: DataExt::default(),
+        };
+        for seq in [0, 300, 70_000, u64::MAX] {
+            let name = n.wire_name(seq);
+            for size in [1250, 300, 253, 252, 200] {
+                let s = data_sized(&name, &d(seq), size).unwrap();
+                let bytes = data_to_wire(&name, &s, None).unwrap();
+                assert_eq!(bytes.len(), size as usize, "seq {seq} size {size}");
+                assert!(s.payload < size);
+            }
+            let tiny = data_sized(&name, &d(seq), 5).unwrap();
+            assert_eq!(tiny.payload, 0);
+        }
+        let name = n.wire_name(1);
+        let s = data_sized(&name, &d(1), 1250).unwrap();
+        assert!(
+            data_to_wire(&name, &s, Some(&[1, 2, 3, 4, 5, 6]))
+                .unwrap()
+                .len()
+                > 1250
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! nanoseconds since the app started. The engine sleeps in the socket's read timeout: the OS
 //! clock with its real granularity, as `docs/realtime.md` describes.
 
+use crate::app_series::AppSeries;
 use crate::app_wire::{self, AppNames};
 use crate::client_face::{ClientFace, Endpoint};
 use ndncc_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig};
@@ -140,6 +141,19 @@ pub struct ConsumerReport {
     pub data_per_s: f64,
     /// Data wire bits received per second of the run, Mbit/s.
     pub mbps: f64,
+    /// Per-bin counts, when asked for ([`ConsumerOptions::series_bin`]).
+    pub series: Option<AppSeries>,
+}
+
+/// Optional behaviour of a [`ConsumerApp`] run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConsumerOptions {
+    /// Stop sending this long after the start, and keep receiving (the answers to Interests
+    /// already sent) until the run's duration ends: a scenario app's `stop` before the run's
+    /// end, as the simulator does it.
+    pub stop_sending: Option<Duration>,
+    /// Record Interests sent and Data received per bin of this width ([`AppSeries`]).
+    pub series_bin: Option<Duration>,
 }
 
 /// A consumer connected to a forwarder.
@@ -151,6 +165,8 @@ pub struct ConsumerApp {
     chunked: bool,
     out: Vec<Packet>,
     dropped: Dropped,
+    stop_at: Option<Instant>,
+    series: Option<AppSeries>,
 }
 
 impl ConsumerApp {
@@ -164,6 +180,25 @@ impl ConsumerApp {
         interest_size: u32,
         duration: Option<Duration>,
         seed: u64,
+    ) -> Result<ConsumerApp, String> {
+        Self::with_options(
+            ep,
+            spec,
+            interest_size,
+            duration,
+            seed,
+            ConsumerOptions::default(),
+        )
+    }
+
+    /// [`ConsumerApp::new`] with [`ConsumerOptions`].
+    pub fn with_options(
+        ep: &Endpoint,
+        spec: &ConsumerSpec,
+        interest_size: u32,
+        duration: Option<Duration>,
+        seed: u64,
+        opts: ConsumerOptions,
     ) -> Result<ConsumerApp, String> {
         let names = AppNames::new(&spec.prefix)?;
         let problems = spec.controller.validate();
@@ -203,6 +238,11 @@ impl ConsumerApp {
             chunked: spec.chunk_segments.is_some(),
             out: Vec::new(),
             dropped: Dropped::default(),
+            stop_at: opts.stop_sending.map(|d| Instant(d.0)),
+            series: opts
+                .series_bin
+                .filter(|b| b.0 > 0)
+                .map(|b| AppSeries::new(b.0)),
         };
         app.consumer.start(Instant(0), &mut app.out);
         app.flush().map_err(|e| e.to_string())?;
@@ -247,6 +287,7 @@ impl ConsumerApp {
             srtt_s: self.consumer.rtt.srtt().map(|d| d.0 as f64 / 1e9),
             data_per_s: s.data_received as f64 / secs,
             mbps: s.data_bytes as f64 * 8.0 / secs / 1e6,
+            series: self.series.clone(),
         }
     }
 }
@@ -262,15 +303,28 @@ impl Stepped for ConsumerApp {
         self.consumer.stop(now);
     }
     fn poll_timeout(&self) -> Option<Instant> {
-        self.consumer.poll_timeout()
+        match (self.consumer.poll_timeout(), self.stop_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
     fn on_timeout(&mut self, now: Instant) {
-        self.consumer.on_timeout(now, &mut self.out);
+        if self.stop_at.is_some_and(|t| t <= now) {
+            self.stop_at = None;
+            self.consumer.stop(now);
+        }
+        if self.consumer.poll_timeout().is_some_and(|t| t <= now) {
+            self.consumer.on_timeout(now, &mut self.out);
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        let now = elapsed(self.wall.t0);
         for p in self.out.drain(..) {
             if let Packet::Interest(i) = p {
+                if let Some(s) = &mut self.series {
+                    s.add_interests(now.0, 1);
+                }
                 let bytes =
                     app_wire::interest_to_wire(&self.names, &i).map_err(io::Error::other)?;
                 self.wall.face.send(&bytes)?;
@@ -288,7 +342,17 @@ impl Stepped for ConsumerApp {
         match (&frame.net, &frame.lp) {
             (Some(NetPacket::Data(d)), lp) => {
                 match app_wire::data_from_wire(&self.names, d, lp.as_ref(), now) {
-                    Some(data) => self.consumer.handle_data(now, &data, &mut self.out),
+                    Some(data) => {
+                        let (n0, b0) = (
+                            self.consumer.stats.data_received,
+                            self.consumer.stats.data_bytes,
+                        );
+                        self.consumer.handle_data(now, &data, &mut self.out);
+                        if let Some(s) = &mut self.series {
+                            let st = &self.consumer.stats;
+                            s.add_data(now.0, st.data_received - n0, st.data_bytes - b0);
+                        }
+                    }
                     None => self.dropped.unexpected += 1,
                 }
             }
@@ -404,6 +468,7 @@ pub struct ProducerApp {
     dropped: Dropped,
     pit_tokens: u64,
     face_id: Option<u64>,
+    data_wire_size: Option<u32>,
 }
 
 impl ProducerApp {
@@ -451,6 +516,7 @@ impl ProducerApp {
             dropped: Dropped::default(),
             pit_tokens: 0,
             face_id,
+            data_wire_size: None,
         };
         // Interests that came right behind the registration's answer
         for bytes in &rx {
@@ -463,6 +529,12 @@ impl ProducerApp {
     /// Runs for up to `budget` of wall time; true once the duration has passed.
     pub fn step(&mut self, budget: std::time::Duration) -> io::Result<bool> {
         run_steps(self, budget)
+    }
+
+    /// Sends every Data with this wire size (the Data TLV, bytes) instead of the spec's
+    /// payload of Content ([`app_wire::data_sized`]).
+    pub fn set_data_wire_size(&mut self, size: Option<u32>) {
+        self.data_wire_size = size;
     }
 
     pub fn report(&self) -> ProducerReport {
@@ -515,6 +587,10 @@ impl Stepped for ProducerApp {
             if q.is_empty() {
                 self.waiting.remove(&seq);
             }
+            let d = match self.data_wire_size {
+                Some(size) => app_wire::data_sized(&name, &d, size).map_err(io::Error::other)?,
+                None => d,
+            };
             let bytes =
                 app_wire::data_to_wire(&name, &d, token.as_deref()).map_err(io::Error::other)?;
             self.wall.face.send(&bytes)?;

@@ -4,9 +4,11 @@
 //! * [`sendloop`], [`probe`] — the seed-003 tools: a UDP send loop and a probe of the OS's sleep
 //!   overshoot.
 //! * [`client_face`], [`app_wire`], [`apps`] — the simulator's consumer and producer as real
-//!   apps talking to a forwarder (ndnd, NFD, ndnccd) over Unix, TCP or UDP.
+//!   apps talking to a forwarder (ndnd, NFD, ndnccd) over Unix, TCP or UDP; [`app_series`]
+//!   is a consumer's per-bin record.
 //! * [`fwbench`] — a load generator measuring one forwarder's Interest/Data exchanges per second.
 
+pub mod app_series;
 pub mod app_wire;
 pub mod apps;
 pub mod boundary;

@@ -531,6 +531,15 @@ impl Daemon {
             let id = self.backlog[i];
             let mut emptied = false;
             loop {
+                let waiting = self
+                    .fwd
+                    .core
+                    .faces
+                    .get(id.0 as usize)
+                    .is_some_and(|f| f.queue_len() > 0);
+                if let Some(Some(f)) = self.faces.get_mut(id.0 as usize) {
+                    f.link.queue_seen(now, waiting);
+                }
                 let free = self.face(id).is_some_and(|f| f.link.free(now));
                 if !free {
                     break;

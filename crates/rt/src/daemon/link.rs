@@ -2,6 +2,13 @@
 //! (drop-tail, `queue_packets`) is drained at the face's bandwidth, and each packet then spends
 //! the propagation delay in flight before it is written to the socket. Without a bandwidth the
 //! queue drains as fast as packets come; without a delay they are written at once.
+//!
+//! The transmitter is work-conserving on the emulated clock, not on the daemon's wake-ups: a
+//! packet that was waiting when the previous one finished serializing starts at that instant
+//! (`busy_until`), even when the poll loop wakes up late. Starting it at the late wake-up
+//! instead would lose the overshoot of every packet, and a saturated 10 Mbit/s link would carry
+//! a fraction of its rate on a busy machine (`ndncc emulate` on seed 002's linear topology,
+//! with and without this rule: docs/emulate/README.md).
 
 use super::config::LinkConfig;
 use ndncc_core::time::{BitRate, Duration, Instant};
@@ -15,6 +22,8 @@ pub struct Link {
     busy_until: Instant,
     /// Serialized packets in propagation, with the instant each reaches the socket.
     in_flight: VecDeque<(Instant, Vec<u8>)>,
+    /// A packet was waiting in the queue before `busy_until`: the next one starts then.
+    backlogged: bool,
 }
 
 impl Link {
@@ -26,6 +35,7 @@ impl Link {
             delay: Duration::from_secs_f64(cfg.delay_ms / 1e3),
             busy_until: Instant::ZERO,
             in_flight: VecDeque::new(),
+            backlogged: false,
         }
     }
 
@@ -39,9 +49,25 @@ impl Link {
         (self.busy_until > now).then_some(self.busy_until)
     }
 
-    /// Puts a packet on the link at `now`.
+    /// Tells the link whether packets wait in its queue at `now`: a packet seen waiting while
+    /// the transmitter is busy starts as soon as it is free, however late the next wake-up.
+    pub fn queue_seen(&mut self, now: Instant, waiting: bool) {
+        if !waiting {
+            self.backlogged = false;
+        } else if self.busy_until > now {
+            self.backlogged = true;
+        }
+    }
+
+    /// Puts a packet on the link at `now`: it starts when the previous one ended if it was
+    /// waiting for it ([`Link::queue_seen`]), else now.
     pub fn send(&mut self, now: Instant, bytes: Vec<u8>) {
-        let start = now.max(self.busy_until);
+        let start = if self.backlogged {
+            self.busy_until
+        } else {
+            now.max(self.busy_until)
+        };
+        self.backlogged = false;
         let tx = self.bandwidth.map_or(Duration::ZERO, |b| {
             b.serialization(u32::try_from(bytes.len()).unwrap_or(u32::MAX))
         });
@@ -91,6 +117,33 @@ mod tests {
         assert!(l.arrived(Instant(11_000_000)).is_some());
         assert!(l.arrived(Instant(11_999_999)).is_none());
         assert!(l.arrived(Instant(12_000_000)).is_some());
+    }
+
+    /// A late wake-up does not cost capacity: the packet that waited starts when the one
+    /// before it ended; a packet that arrived after the link went idle starts when it is sent.
+    #[test]
+    fn a_late_wake_up_keeps_the_rate() {
+        let cfg = LinkConfig {
+            bandwidth_mbps: Some(8.0),
+            delay_ms: 0.0,
+            queue_packets: 10,
+        };
+        let mut l = Link::new(&cfg);
+        l.send(Instant(0), vec![0; 1000]); // busy until 1 ms
+        l.queue_seen(Instant(500_000), true); // the next one waits
+                                              // the loop wakes 300 µs late: the packet still leaves at 1 ms, ends at 2 ms
+        let late = Instant(1_300_000);
+        assert!(l.free(late));
+        l.send(late, vec![0; 1000]);
+        assert_eq!(l.free_at(late), Some(Instant(2_000_000)));
+        // nothing waited: a packet sent at 5 ms starts at 5 ms
+        l.queue_seen(Instant(2_000_000), false);
+        l.send(Instant(5_000_000), vec![0; 1000]);
+        assert_eq!(l.free_at(Instant(5_000_000)), Some(Instant(6_000_000)));
+        // a packet seen only after the link went free starts when it is sent
+        l.queue_seen(Instant(7_000_000), true);
+        l.send(Instant(7_200_000), vec![0; 1000]);
+        assert_eq!(l.free_at(Instant(7_200_000)), Some(Instant(8_200_000)));
     }
 
     #[test]

@@ -1,0 +1,193 @@
+"""From a resolved scenario to what runs: one ``ndnccd`` configuration per node and the app
+processes. Pure functions (no process, no socket): unit-tested on their own.
+
+Each link ``a``–``b`` becomes a UDP face at ``a`` towards ``b`` and one at ``b`` towards
+``a``; each face emulates its outgoing direction with the link's bandwidth, one-way delay and
+that direction's queue (``queue_ab`` at ``a``, ``queue_ba`` at ``b``), as the simulator puts
+the a→b queue in a's face. Routes are the simulator's FIB entries on net faces
+(:meth:`ndncc.scenario.Scenario.routes`: static ``[[routes]]`` and the computed shortest
+paths), each mapped to the face of its link at its node. Apps reach their node's daemon over
+a Unix socket; producers register their prefix there as real apps do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# the strategies ndnccd runs (crates/core/src/forwarder: one strategy per forwarder)
+DAEMON_STRATEGIES = ("best-route", "multicast", "weighted-multipath", "class-multipath")
+# the router schemes ndnccd loads as [forwarder.module.<scheme>]
+DAEMON_MODULES = ("sf", "mircc", "chopcop", "hbh")
+UDP_PORT = 6363  # every node's UDP port in namespace mode (each namespace has its own)
+
+
+class EmulateError(Exception):
+    """A scenario or a set-up emulation cannot run; the message is one line for the user."""
+
+
+@dataclass
+class Endpoint:
+    """Where a node's daemon takes UDP from its neighbours: (address, port)."""
+
+    addr: str
+    port: int
+
+    def uri(self) -> str:
+        return f"udp4://{self.addr}:{self.port}"
+
+
+@dataclass
+class NodePlan:
+    index: int
+    name: str
+    socket: Path
+    listen: Endpoint
+    # the [[face]] entries: (link index, peer node index, peer endpoint, link emulation)
+    faces: list[tuple[int, int, Endpoint, dict]] = field(default_factory=list)
+    routes: list[dict] = field(default_factory=list)  # {"prefix", "face", "cost"}
+    forwarder: dict = field(default_factory=dict)
+
+
+def unsupported(spec: dict) -> list[str]:
+    """What of the resolved scenario emulation cannot reproduce, one phrase each (empty: it
+    all runs). Refused rather than approximated: a real run that silently differs from the
+    scenario would be compared with the simulator as if it were the same."""
+    problems = []
+    names = [n["name"] for n in spec["nodes"]]
+    for n in spec["nodes"]:
+        if n.get("strategy", "best-route") not in DAEMON_STRATEGIES:
+            problems.append(
+                f"node {n['name']}: strategy {n['strategy']!r} (ndnccd runs "
+                f"{', '.join(DAEMON_STRATEGIES)})"
+            )
+        schemes = n.get("schemes") or {}
+        if len(schemes) > 1:
+            problems.append(f"node {n['name']}: {len(schemes)} router schemes (ndnccd runs one)")
+        for s in schemes:
+            if s not in DAEMON_MODULES:
+                problems.append(
+                    f"node {n['name']}: router scheme {s!r} (ndnccd loads "
+                    f"{', '.join(DAEMON_MODULES)})"
+                )
+    for i, ln in enumerate(spec["links"]):
+        where = f"link {i} ({names[ln['a']]}–{names[ln['b']]})"
+        if ln.get("loss", 0):
+            problems.append(f"{where}: loss = {ln['loss']} (ndnccd emulates no random loss)")
+        for key in ("queue_ab", "queue_ba"):
+            q = ln.get(key, {"packets": 100})
+            if "packets" not in q:
+                problems.append(f"{where}: a queue in bytes (ndnccd's queues count packets)")
+                break
+    if spec.get("components"):
+        problems.append(f"{len(spec['components'])} [[components]] (simulator-only)")
+    for a in spec["apps"]:
+        body = a["app"]
+        if body.get("kind") == "consumer":
+            clock = body.get("clock") or {}
+            if clock.get("type", "ideal") != "ideal":
+                problems.append(
+                    f"app {a['name']}: clock {clock.get('type')!r} (a real app sleeps on the "
+                    "OS clock; remove the modelled clock)"
+                )
+        elif body.get("kind") == "producer" and body.get("share") is not None:
+            problems.append(f"app {a['name']}: share (multi-source placement is simulator-only)")
+    return problems
+
+
+def link_emulation(spec: dict, link: dict, direction: str) -> dict:
+    """ndnccd's ``link = {...}`` of one direction ("ab" or "ba") of a resolved link."""
+    q = link.get(f"queue_{direction}", {"packets": 100})
+    return {
+        "bandwidth_mbps": link["bandwidth_bps"] / 1e6,
+        "delay_ms": link["delay_ns"] / 1e6,
+        "queue_packets": int(q["packets"]),
+    }
+
+
+def plan_nodes(
+    spec: dict, routes: list[dict], endpoints: list[Endpoint], workdir: Path
+) -> list[NodePlan]:
+    """One :class:`NodePlan` per node. ``endpoints[i]`` is node i's UDP address (loopback
+    ports, or the per-link addresses' stand-in in namespace mode: see :func:`link_addresses`);
+    ``routes`` are :meth:`Scenario.routes` entries."""
+    problems = unsupported(spec)
+    if problems:
+        raise EmulateError("cannot emulate: " + "; ".join(problems))
+    nodes = [
+        NodePlan(
+            index=i,
+            name=n["name"],
+            socket=workdir / f"{i}.sock",
+            listen=endpoints[i],
+        )
+        for i, n in enumerate(spec["nodes"])
+    ]
+    face_of: dict[tuple[int, int], int] = {}  # (node, link) -> face index at that node
+    for li, ln in enumerate(spec["links"]):
+        for here, there, d in ((ln["a"], ln["b"], "ab"), (ln["b"], ln["a"], "ba")):
+            peer = link_peer(endpoints, spec, li, there)
+            face_of[(here, li)] = len(nodes[here].faces)
+            nodes[here].faces.append((li, there, peer, link_emulation(spec, ln, d)))
+    for r in routes:
+        nodes[r["node"]].routes.append(
+            {"prefix": r["prefix"], "face": face_of[(r["node"], r["link"])], "cost": r["cost"]}
+        )
+    for i, n in enumerate(spec["nodes"]):
+        fw: dict = {
+            "strategy": n.get("strategy", "best-route"),
+            "cs_capacity": int(n.get("cs_capacity", 0)),
+        }
+        schemes = n.get("schemes") or {}
+        if schemes:
+            fw["module"] = dict(schemes)
+        nodes[i].forwarder = fw
+    return nodes
+
+
+def link_addresses(link_index: int) -> tuple[str, str]:
+    """Namespace mode: the two addresses of link ``link_index`` (a /30 each, 10.x.y.0/30 ...
+    up to 2^22 links), the a side first."""
+    base = link_index * 4
+    if base >= 1 << 24:
+        raise EmulateError(f"too many links to address ({link_index + 1})")
+    o2, o3, o4 = (base >> 16) & 255, (base >> 8) & 255, base & 255
+    return f"10.{o2}.{o3}.{o4 + 1}", f"10.{o2}.{o3}.{o4 + 2}"
+
+
+def link_peer(endpoints: list[Endpoint], spec: dict, link_index: int, there: int) -> Endpoint:
+    """The endpoint a face on link ``link_index`` sends to: the peer's loopback port, or in
+    namespace mode (every endpoint's addr is "0.0.0.0") the peer's address on that link."""
+    ep = endpoints[there]
+    if ep.addr != "0.0.0.0":
+        return ep
+    a, b = link_addresses(link_index)
+    return Endpoint(a if spec["links"][link_index]["a"] == there else b, ep.port)
+
+
+def node_config(node: NodePlan) -> dict:
+    """The node's ``ndnccd`` configuration (docs/realtime.md, "The config file") as a dict."""
+    return {
+        "forwarder": node.forwarder,
+        "listen": {"unix": str(node.socket), "udp": f"{node.listen.addr}:{node.listen.port}"},
+        "face": [{"uri": peer.uri(), "link": link} for _, _, peer, link in node.faces],
+        "route": node.routes,
+    }
+
+
+def node_config_toml(node: NodePlan) -> str:
+    """:func:`node_config` as the TOML file ``ndnccd`` reads."""
+    from ..scenario.toml_io import _to_toml
+
+    head = f"# ndncc emulate: node {node.name} (generated)\n"
+    return head + _to_toml(node_config(node))
+
+
+def app_args(spec: dict, app: dict) -> tuple[dict, float, float | None, float]:
+    """(the ``--spec`` JSON of one app, its start, its stop to sending (consumers), the time it
+    runs until), seconds from the emulation's start."""
+    end = spec["duration_ns"] / 1e9
+    start = app.get("start_ns", 0) / 1e9
+    stop = app.get("stop_ns")
+    stop_s = None if stop is None else min(stop / 1e9, end)
+    return {"app": app["app"], "packets": spec["packets"]}, start, stop_s, end

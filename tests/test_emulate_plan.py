@@ -1,0 +1,128 @@
+"""ndncc emulate: the resolved scenario → per-node ndnccd configurations (faces per link with
+each direction's emulation, routes, the node's scheme) and what emulation refuses."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from ndncc.emulate.plan import (
+    EmulateError,
+    Endpoint,
+    link_addresses,
+    node_config_toml,
+    plan_nodes,
+    unsupported,
+)
+from ndncc.scenario import Scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+LINEAR = ROOT / "scenarios" / "sf-clock" / "linear.toml"
+
+
+def linear(**over):
+    sc = Scenario.load(LINEAR)
+    if over:
+        sc = sc.with_overrides(overrides=over)
+    return sc
+
+
+def loopback(n):
+    return [Endpoint("127.0.0.1", 7000 + i) for i in range(n)]
+
+
+def test_linear_faces_routes_and_modules(tmp_path):
+    sc = linear(**{"links[1].bandwidth": "20Mbps", "links[1].queue": "30p"})
+    spec = sc.resolve()
+    nodes = plan_nodes(spec, sc.routes(), loopback(4), tmp_path)
+    assert [n.name for n in nodes] == ["C", "R1", "R2", "P"]
+    cfg = {n.name: tomllib.loads(node_config_toml(n)) for n in nodes}
+    # C: one face to R1 (port 7001), the link's emulation, /p routed on it
+    assert [f["uri"] for f in cfg["C"]["face"]] == ["udp4://127.0.0.1:7001"]
+    assert cfg["C"]["face"][0]["link"] == {
+        "bandwidth_mbps": 10.0,
+        "delay_ms": 50.0,
+        "queue_packets": 100,
+    }
+    assert [(r["prefix"], r["face"]) for r in cfg["C"]["route"]] == [("/p", 0)]
+    # R1: faces to C then R2 (link order); /p goes to R2, the 20 Mbps / 30 p link
+    assert [f["uri"] for f in cfg["R1"]["face"]] == [
+        "udp4://127.0.0.1:7000",
+        "udp4://127.0.0.1:7002",
+    ]
+    assert cfg["R1"]["face"][1]["link"]["bandwidth_mbps"] == 20.0
+    assert cfg["R1"]["face"][1]["link"]["queue_packets"] == 30
+    assert [(r["prefix"], r["face"]) for r in cfg["R1"]["route"]] == [("/p", 1)]
+    assert [(r["prefix"], r["face"]) for r in cfg["R2"]["route"]] == [("/p", 1)]
+    # the producer's node has no route: the producer registers /p itself
+    assert cfg["P"].get("route", []) == []
+    for c in cfg.values():
+        assert c["forwarder"]["module"]["sf"]["depth"] == 50.0
+        assert c["forwarder"]["strategy"] == "best-route"
+    assert cfg["R2"]["listen"]["udp"] == "127.0.0.1:7002"
+    assert cfg["R2"]["listen"]["unix"] == str(tmp_path / "2.sock")
+
+
+def test_each_direction_gets_its_own_queue(tmp_path):
+    sc = linear(**{"links[0].queue_ab": "7p", "links[0].queue_ba": "9p"})
+    nodes = plan_nodes(sc.resolve(), sc.routes(), loopback(4), tmp_path)
+    assert nodes[0].faces[0][3]["queue_packets"] == 7  # C -> R1
+    assert nodes[1].faces[0][3]["queue_packets"] == 9  # R1 -> C
+
+
+def test_namespace_mode_addresses_each_link(tmp_path):
+    sc = linear()
+    spec = sc.resolve()
+    eps = [Endpoint("0.0.0.0", 6363)] * 4
+    nodes = plan_nodes(spec, sc.routes(), eps, tmp_path)
+    # R1's face on link 0 goes to C's address on link 0, its face on link 1 to R2's
+    assert [f[2].uri() for f in nodes[1].faces] == [
+        f"udp4://{link_addresses(0)[0]}:6363",
+        f"udp4://{link_addresses(1)[1]}:6363",
+    ]
+    assert link_addresses(0) == ("10.0.0.1", "10.0.0.2")
+    assert link_addresses(64) == ("10.0.1.1", "10.0.1.2")
+    assert len({a for i in range(300) for a in link_addresses(i)}) == 600
+
+
+@pytest.mark.parametrize(
+    "over, words",
+    [
+        ({"links[0].loss": 0.01}, "loss"),
+        ({"links[0].queue": "20000B"}, "queue in bytes"),
+        ({"apps[consumer].clock": "granular"}, "clock 'granular'"),
+    ],
+)
+def test_what_emulation_cannot_do_is_named(tmp_path, over, words):
+    spec = linear(**over).resolve()
+    problems = unsupported(spec)
+    assert any(words in p for p in problems), problems
+    with pytest.raises(EmulateError, match="cannot emulate"):
+        plan_nodes(spec, [], loopback(4), tmp_path)
+
+
+def test_the_seed_scenario_is_emulable():
+    assert unsupported(linear().resolve()) == []
+
+
+def test_app_spec_files_are_checked(tmp_path, capsys):
+    from ndncc.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"app": {"kind": "producer", "prefix": "/p"}}')
+    cases = [
+        (["consumer", "--spec", str(tmp_path / "none.json")], "No such file"),
+        (["consumer", "--spec", str(bad)], "not a resolved app spec"),
+        (["consumer", "--spec", str(bad), "--prefix", "/p"], "replaces --prefix"),
+        (["consumer"], "--prefix is required"),
+    ]
+    for argv, words in cases:
+        assert main([*argv, "--forwarder", "unix:///nonexistent.sock"]) == 3, argv
+        err = capsys.readouterr().err
+        assert words in err, (argv, err)
+        assert len(err.strip().splitlines()) == 1, err
+    good = tmp_path / "p.json"
+    good.write_text('{"app": {"kind": "producer", "prefix": "/p"}, "packets": {}}')
+    assert main(["consumer", "--spec", str(good), "--forwarder", "unix:///x.sock"]) == 3
+    assert "not a consumer" in capsys.readouterr().err
