@@ -460,6 +460,7 @@ impl Daemon {
                     self.store.tokens.insert((name, id), tok.to_vec(), expiry);
                 }
                 if let Some(nack) = frame.lp.and_then(|l| l.nack) {
+                    self.tokens.check(name, frame.lp.and_then(|l| l.pit_token));
                     let size = frame.lp.map_or(0, |l| l.wire.len());
                     let n = convert::nack_to_core(core, nack.reason, size);
                     self.fwd.handle_packet(now, id, Packet::Nack(n));
@@ -474,6 +475,7 @@ impl Daemon {
                 let table = Arc::make_mut(&mut self.fwd.core.names);
                 let exact = self.mapper.to_core(table, &d.name);
                 let name = self.can_be_prefix_match(exact).unwrap_or(exact);
+                self.tokens.check(name, frame.lp.and_then(|l| l.pit_token));
                 let core = convert::data_to_core(&d, frame.lp.as_ref(), name, now);
                 let hold = Duration::from_millis(self.cfg.forwarder.data_hold_ms);
                 self.store.data.insert(name, d.wire.to_vec(), now + hold);
@@ -571,14 +573,19 @@ impl Daemon {
 
     /// The bytes to send for a core packet leaving on `face`.
     fn egress(&mut self, face: FaceId, p: &Packet) -> Option<Vec<u8>> {
-        let token = |s: &Self| s.store.tokens.get(&(p.name(), face)).cloned();
+        let token = |s: &mut Self| {
+            let t = s.store.tokens.get(&(p.name(), face)).cloned();
+            s.tokens.stats.returned += u64::from(t.is_some());
+            t
+        };
         let out = match p {
             Packet::Interest(i) => {
                 let Some(stored) = self.store.interests.get(&(i.name, i.nonce)) else {
                     self.stats.missing_bytes += 1;
                     return None;
                 };
-                convert::encode_interest(stored, i, None, &self.types)
+                let tok = self.tokens.issue(i.name);
+                convert::encode_interest(stored, i, Some(&tok), &self.types)
             }
             Packet::Data(d) => {
                 let tok = token(self);

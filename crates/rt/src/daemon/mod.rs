@@ -20,6 +20,7 @@ pub mod link;
 mod mgmt;
 
 use crate::boundary::names::NameMapper;
+use crate::boundary::pit_token::PitTokens;
 use crate::boundary::store::WireStore;
 use config::Config;
 use face::DFace;
@@ -104,6 +105,8 @@ pub struct Daemon {
     pub mapper: NameMapper,
     pub store: WireStore,
     pub stats: Stats,
+    /// This daemon's PitTokens on the Interests it forwards, and their counters.
+    pub tokens: PitTokens,
     pub rib: Vec<RibRoute>,
     /// The strategy set for `/` (its name, for strategy-choice/list).
     pub strategy: String,
@@ -159,6 +162,7 @@ impl Daemon {
             mapper: NameMapper::new(cfg.forwarder.names_max),
             store: WireStore::new(cfg.forwarder.store_max),
             stats: Stats::default(),
+            tokens: PitTokens::new(mix_seed(seed)),
             rib: Vec::new(),
             strategy: cfg.forwarder.strategy.clone(),
             faces: Vec::new(),
@@ -379,6 +383,13 @@ impl Daemon {
     }
 }
 
+/// A token key from the start-up seed (not the nonce stream's state).
+fn mix_seed(seed: u64) -> u64 {
+    (seed ^ 0x9E37_79B9_7F4A_7C15)
+        .rotate_left(29)
+        .wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
 fn parse_addr(text: &str) -> Result<SocketAddr, String> {
     use std::net::ToSocketAddrs;
     text.to_socket_addrs()
@@ -408,6 +419,7 @@ impl Daemon {
         let c = &self.fwd.core.counters;
         serde_json::json!({
             "boundary": self.stats,
+            "pit_tokens": self.tokens.stats,
             "forwarder": {
                 "satisfied": c.satisfied, "timed_out": c.timed_out, "rejected": c.rejected,
                 "unsolicited_data": c.unsolicited_data, "pit_full": c.pit_full,
