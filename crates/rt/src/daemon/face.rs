@@ -294,9 +294,10 @@ impl Daemon {
             let rest = buf.get(pos..).unwrap_or_default();
             match ndncc_wire::packet::element_len(rest, max_packet) {
                 Ok(Some(n)) => {
-                    let frame = rest.get(..n).unwrap_or_default().to_vec();
+                    let start = pos;
                     pos += n;
-                    self.handle_frame(id, &frame);
+                    // `buf` is out of the face while its frames are handled: no copy
+                    self.handle_frame(id, buf.get(start..pos).unwrap_or_default());
                 }
                 Ok(None) => break,
                 Err(_) => {
@@ -360,10 +361,17 @@ impl Daemon {
 
     /// Reads every datagram waiting on UDP socket `i`.
     pub(super) fn read_udp(&mut self, i: usize) {
-        let mut buf = vec![0u8; 65_536];
+        // one receive buffer for the daemon's life (not 64 KiB zeroed per readiness event)
+        let mut buf = std::mem::take(&mut self.udp_buf);
+        buf.resize(65_536, 0);
+        self.read_udp_with(i, &mut buf);
+        self.udp_buf = buf;
+    }
+
+    fn read_udp_with(&mut self, i: usize, buf: &mut [u8]) {
         loop {
             let Some(sock) = self.udp.get(i) else { return };
-            let (n, from) = match sock.recv_from(&mut buf) {
+            let (n, from) = match sock.recv_from(buf) {
                 Ok(x) => x,
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -392,8 +400,7 @@ impl Daemon {
                     )
                 }
             };
-            let dgram = dgram.to_vec();
-            self.handle_frame(id, &dgram);
+            self.handle_frame(id, dgram);
         }
     }
 

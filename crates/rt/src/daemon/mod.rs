@@ -113,6 +113,8 @@ pub struct Daemon {
     faces: Vec<Option<DFace>>,
     udp_faces: FxHashMap<SocketAddr, FaceId>,
     udp: Vec<UdpSocket>,
+    /// The UDP receive buffer, reused.
+    udp_buf: Vec<u8>,
     unix: Option<UnixListener>,
     tcp: Option<TcpListener>,
     poll: Poll,
@@ -168,6 +170,7 @@ impl Daemon {
             faces: Vec::new(),
             udp_faces: FxHashMap::default(),
             udp: Vec::new(),
+            udp_buf: Vec::new(),
             unix: None,
             tcp: None,
             poll,
