@@ -575,6 +575,9 @@ impl Daemon {
                 self.write(id, &bytes);
             }
         }
+        for id in std::mem::take(&mut self.unflushed) {
+            self.flush_stream(id);
+        }
         self.collect_ready();
     }
 
@@ -615,21 +618,21 @@ impl Daemon {
         out.ok()
     }
 
-    /// Writes one frame to a face's socket (fragmenting on UDP above the MTU).
+    /// Writes one frame to a face: queued on a stream face (flushed at the end of the turn),
+    /// sent on UDP (fragmented above the MTU).
     pub(super) fn write(&mut self, id: FaceId, bytes: &[u8]) {
         let max = self.cfg.forwarder.max_write_buffer;
         let Some(Some(f)) = self.faces.get_mut(id.0 as usize) else {
             return;
         };
         match &mut f.io {
-            FaceIo::Stream(s) => match s.send(bytes, max) {
-                Ok(true) => {}
-                Ok(false) => self.stats.write_drops += 1,
-                Err(_) => {
-                    self.close_face(id);
-                    return;
+            FaceIo::Stream(s) => {
+                if !s.queue(bytes, max) {
+                    self.stats.write_drops += 1;
+                } else if !self.unflushed.contains(&id) {
+                    self.unflushed.push(id);
                 }
-            },
+            }
             FaceIo::Udp { socket, remote } => {
                 let (socket, remote) = (*socket, *remote);
                 for d in self.udp_frames(bytes) {
@@ -638,10 +641,8 @@ impl Daemon {
                         self.stats.write_drops += 1;
                     }
                 }
-                return;
             }
         }
-        self.update_write_interest(id);
     }
 
     fn udp_frames(&mut self, bytes: &[u8]) -> Vec<Vec<u8>> {

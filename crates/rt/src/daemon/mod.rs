@@ -125,6 +125,8 @@ pub struct Daemon {
     backlog: Vec<FaceId>,
     /// Stream faces with unread bytes left by the read budget.
     reread: Vec<FaceId>,
+    /// Stream faces with bytes queued this turn, written at the end of [`Daemon::transmit`].
+    unflushed: Vec<FaceId>,
     types: ExtTypes,
     rng: u64,
     next_sweep: Instant,
@@ -179,6 +181,7 @@ impl Daemon {
             clock: std::time::Instant::now(),
             backlog: Vec::new(),
             reread: Vec::new(),
+            unflushed: Vec::new(),
             types: ExtTypes::default(),
             rng: seed | 1,
             next_sweep: Instant::ZERO + SWEEP,
