@@ -149,6 +149,26 @@ impl ClientFace {
         })
     }
 
+    /// Sends packets `packets[i]` in order: on a stream one write for them all (each whole
+    /// element back to back), on UDP one datagram each.
+    pub fn send_many(&mut self, packets: &[Vec<u8>], scratch: &mut Vec<u8>) -> io::Result<()> {
+        if matches!(self.conn, Conn::Udp(_)) || packets.len() < 2 {
+            return packets.iter().try_for_each(|p| self.send(p));
+        }
+        scratch.clear();
+        for p in packets {
+            scratch.extend_from_slice(p);
+        }
+        match &mut self.conn {
+            Conn::Unix(s) => s.write_all(scratch)?,
+            Conn::Tcp(s) => s.write_all(scratch)?,
+            Conn::Udp(_) => {}
+        }
+        self.counters.tx_packets += packets.len() as u64;
+        self.counters.tx_bytes += scratch.len() as u64;
+        Ok(())
+    }
+
     /// Sends one packet (a whole TLV element).
     pub fn send(&mut self, packet: &[u8]) -> io::Result<()> {
         match &mut self.conn {
