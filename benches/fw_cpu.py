@@ -87,7 +87,7 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=1)
     args = p.parse_args()
     out: dict = {}
-    for rep in range(args.repeat):
+    for _ in range(args.repeat):
         for name in args.forwarder or ["ndnd", "ndnccd"]:
             with interop.start(name) as fw:
                 for kind in args.faces.split(","):
