@@ -359,51 +359,6 @@ impl Daemon {
         }
     }
 
-    /// Reads every datagram waiting on UDP socket `i`.
-    pub(super) fn read_udp(&mut self, i: usize) {
-        // one receive buffer for the daemon's life (not 64 KiB zeroed per readiness event)
-        let mut buf = std::mem::take(&mut self.udp_buf);
-        buf.resize(65_536, 0);
-        self.read_udp_with(i, &mut buf);
-        self.udp_buf = buf;
-    }
-
-    fn read_udp_with(&mut self, i: usize, buf: &mut [u8]) {
-        loop {
-            let Some(sock) = self.udp.get(i) else { return };
-            let (n, from) = match sock.recv_from(buf) {
-                Ok(x) => x,
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => return,
-            };
-            let dgram = buf.get(..n).unwrap_or_default();
-            // a face per remote address, made on its first well-formed packet
-            if Frame::decode_with(dgram, &self.types).is_err() {
-                self.stats.malformed += 1;
-                continue;
-            }
-            let id = match self.udp_faces.get(&from) {
-                Some(&id) => id,
-                None => {
-                    let local = sock.local_addr().map(|a| a.to_string()).unwrap_or_default();
-                    let link = self.cfg.link;
-                    self.add_face(
-                        FaceIo::Udp {
-                            socket: i,
-                            remote: from,
-                        },
-                        format!("{}://{from}", scheme("udp", &from)),
-                        format!("{}://{local}", scheme("udp", &from)),
-                        &link,
-                        1,
-                    )
-                }
-            };
-            self.handle_frame(id, dgram);
-        }
-    }
-
     /// One received frame (datagram or stream element) of face `id`.
     pub(super) fn handle_frame(&mut self, id: FaceId, bytes: &[u8]) {
         let now = self.now();
@@ -578,6 +533,7 @@ impl Daemon {
         for id in std::mem::take(&mut self.unflushed) {
             self.flush_stream(id);
         }
+        self.flush_udp();
         self.collect_ready();
     }
 
@@ -618,8 +574,8 @@ impl Daemon {
         out.ok()
     }
 
-    /// Writes one frame to a face: queued on a stream face (flushed at the end of the turn),
-    /// sent on UDP (fragmented above the MTU).
+    /// Writes one frame to a face: queued (stream bytes, or UDP datagrams fragmented above the
+    /// MTU), written at the end of the turn.
     pub(super) fn write(&mut self, id: FaceId, bytes: &[u8]) {
         let max = self.cfg.forwarder.max_write_buffer;
         let Some(Some(f)) = self.faces.get_mut(id.0 as usize) else {
@@ -636,10 +592,7 @@ impl Daemon {
             FaceIo::Udp { socket, remote } => {
                 let (socket, remote) = (*socket, *remote);
                 for d in self.udp_frames(bytes) {
-                    let sent = self.udp.get(socket).map(|s| s.send_to(&d, remote));
-                    if !matches!(sent, Some(Ok(_))) {
-                        self.stats.write_drops += 1;
-                    }
+                    self.queue_udp(socket, d, remote);
                 }
             }
         }
@@ -698,7 +651,7 @@ impl Daemon {
 }
 
 /// "udp4"/"udp6" (or tcp) by address family.
-fn scheme(base: &str, a: &SocketAddr) -> String {
+pub(super) fn scheme(base: &str, a: &SocketAddr) -> String {
     format!("{base}{}", if a.is_ipv4() { 4 } else { 6 })
 }
 

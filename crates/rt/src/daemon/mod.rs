@@ -18,6 +18,8 @@ mod face;
 pub mod io;
 pub mod link;
 mod mgmt;
+mod mmsg;
+mod udp;
 
 use crate::boundary::names::NameMapper;
 use crate::boundary::pit_token::PitTokens;
@@ -115,6 +117,8 @@ pub struct Daemon {
     udp: Vec<UdpSocket>,
     /// The UDP receive buffer, reused.
     udp_buf: Vec<u8>,
+    /// Datagrams to send at the end of the turn, per UDP socket: (bytes, destination).
+    udp_out: Vec<Vec<(Vec<u8>, SocketAddr)>>,
     unix: Option<UnixListener>,
     tcp: Option<TcpListener>,
     poll: Poll,
@@ -173,6 +177,7 @@ impl Daemon {
             udp_faces: FxHashMap::default(),
             udp: Vec::new(),
             udp_buf: Vec::new(),
+            udp_out: Vec::new(),
             unix: None,
             tcp: None,
             poll,
