@@ -18,7 +18,7 @@ mod face;
 pub mod io;
 pub mod link;
 mod mgmt;
-mod mmsg;
+
 mod udp;
 
 use crate::boundary::names::NameMapper;

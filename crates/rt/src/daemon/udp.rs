@@ -4,8 +4,8 @@
 
 use super::face::scheme;
 use super::io::FaceIo;
-use super::mmsg::{self, SLOT};
 use super::Daemon;
+use crate::mmsg::{self, SLOT};
 use ndncc_wire::Frame;
 use std::net::SocketAddr;
 use std::os::fd::AsRawFd;

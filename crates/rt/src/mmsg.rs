@@ -1,6 +1,7 @@
 //! Batched UDP system calls: `recvmmsg` and `sendmmsg` (Linux), so that a burst of datagrams
-//! costs one system call instead of one each. The only `unsafe` code of the daemon; each call
-//! gets buffers it owns for the call's duration and checks what the kernel returns.
+//! costs one system call instead of one each. The only `unsafe` code of the crate; each call
+//! gets buffers it owns for the call's duration and checks what the kernel returns. Used by
+//! the daemon's UDP faces and by the client face (the bench's load generator).
 
 use std::io;
 use std::mem::{size_of, zeroed};
@@ -119,12 +120,30 @@ pub struct Received {
 /// Sends `datagrams` (bytes, destination) with as few `sendmmsg` calls as the kernel allows;
 /// returns how many were not sent (an error stops the batch: the rest count as not sent).
 pub fn send_batch(fd: RawFd, datagrams: &[(Vec<u8>, SocketAddr)]) -> usize {
+    send_with(fd, datagrams.len(), |i| {
+        (datagrams[i].0.as_slice(), Some(datagrams[i].1))
+    })
+}
+
+/// Sends `datagrams` on a connected socket (no destination), as [`send_batch`].
+pub fn send_connected(fd: RawFd, datagrams: &[Vec<u8>]) -> usize {
+    send_with(fd, datagrams.len(), |i| (datagrams[i].as_slice(), None))
+}
+
+fn send_with<'a>(
+    fd: RawFd,
+    count: usize,
+    item: impl Fn(usize) -> (&'a [u8], Option<SocketAddr>),
+) -> usize {
     let mut done = 0;
-    while done < datagrams.len() {
-        let chunk = &datagrams[done..(done + BATCH).min(datagrams.len())];
-        let mut addrs: Vec<(libc::sockaddr_storage, libc::socklen_t)> =
-            chunk.iter().map(|(_, a)| to_sockaddr(a)).collect();
-        let mut iovs: Vec<libc::iovec> = chunk
+    while done < count {
+        let range = done..(done + BATCH).min(count);
+        let items: Vec<_> = range.map(&item).collect();
+        let mut addrs: Vec<Option<(libc::sockaddr_storage, libc::socklen_t)>> = items
+            .iter()
+            .map(|(_, a)| a.as_ref().map(to_sockaddr))
+            .collect();
+        let mut iovs: Vec<libc::iovec> = items
             .iter()
             .map(|(d, _)| libc::iovec {
                 iov_base: d.as_ptr() as *mut libc::c_void,
@@ -132,10 +151,12 @@ pub fn send_batch(fd: RawFd, datagrams: &[(Vec<u8>, SocketAddr)]) -> usize {
             })
             .collect();
         // SAFETY: plain data, all-zero valid
-        let mut msgs: Vec<libc::mmsghdr> = (0..chunk.len()).map(|_| unsafe { zeroed() }).collect();
+        let mut msgs: Vec<libc::mmsghdr> = (0..items.len()).map(|_| unsafe { zeroed() }).collect();
         for (i, m) in msgs.iter_mut().enumerate() {
-            m.msg_hdr.msg_name = (&mut addrs[i].0 as *mut libc::sockaddr_storage).cast();
-            m.msg_hdr.msg_namelen = addrs[i].1;
+            if let Some((ss, len)) = &mut addrs[i] {
+                m.msg_hdr.msg_name = (ss as *mut libc::sockaddr_storage).cast();
+                m.msg_hdr.msg_namelen = *len;
+            }
             m.msg_hdr.msg_iov = &mut iovs[i];
             m.msg_hdr.msg_iovlen = 1;
         }
@@ -154,7 +175,7 @@ pub fn send_batch(fd: RawFd, datagrams: &[(Vec<u8>, SocketAddr)]) -> usize {
             if n < 0 && e.kind() == io::ErrorKind::Interrupted {
                 continue;
             }
-            return datagrams.len() - done;
+            return count - done;
         }
         done += n as usize;
     }
