@@ -138,9 +138,9 @@ def _exchange_through(fw, kind: str) -> None:
     assert r["data_received"] == n and r["given_up"] == 0, r
     assert r["dropped"] == {"malformed": 0, "unexpected": 0}
     assert p["interests_received"] >= n and p["data_sent"] >= n, p
-    # ndnd puts a PitToken on every Interest it forwards (and every Data came back through it,
-    # so each was echoed); ndnccd, like NFD, keeps its PIT by name and adds none
-    assert p["pit_tokens"] == (p["interests_received"] if fw.name == "ndnd" else 0), p
+    # ndnd and ndnccd put a PitToken on every Interest they forward (and every Data came back
+    # through them, so each was echoed)
+    assert p["pit_tokens"] == p["interests_received"], p
     assert p["face_id"] is not None and p["face_id"] > 0
     assert r["data_bytes"] > n * 700
     assert fw.alive()

@@ -11,6 +11,7 @@
 use ndncc_wire::packet::element_len;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs, UdpSocket};
+use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -110,6 +111,8 @@ pub struct ClientFace {
     /// The read timeout last set (a syscall each change).
     timeout: Option<Duration>,
     pub counters: FaceCounters,
+    /// recvmmsg slots for the datagrams behind the first of a UDP read (grown on first use).
+    mmsg_buf: Vec<u8>,
 }
 
 impl ClientFace {
@@ -146,7 +149,38 @@ impl ClientFace {
             end: 0,
             timeout: None,
             counters: FaceCounters::default(),
+            mmsg_buf: Vec::new(),
         })
+    }
+
+    /// Sends packets `packets[i]` in order: on a stream one write for them all (each whole
+    /// element back to back), on UDP one datagram each.
+    pub fn send_many(&mut self, packets: &[Vec<u8>], scratch: &mut Vec<u8>) -> io::Result<()> {
+        if packets.len() < 2 {
+            return packets.iter().try_for_each(|p| self.send(p));
+        }
+        if let Conn::Udp(s) = &self.conn {
+            // one sendmmsg for the lot (the socket is connected)
+            let unsent = crate::mmsg::send_connected(s.as_raw_fd(), packets);
+            if unsent > 0 {
+                return Err(io::Error::last_os_error());
+            }
+            self.counters.tx_packets += packets.len() as u64;
+            self.counters.tx_bytes += packets.iter().map(|p| p.len() as u64).sum::<u64>();
+            return Ok(());
+        }
+        scratch.clear();
+        for p in packets {
+            scratch.extend_from_slice(p);
+        }
+        match &mut self.conn {
+            Conn::Unix(s) => s.write_all(scratch)?,
+            Conn::Tcp(s) => s.write_all(scratch)?,
+            Conn::Udp(_) => {}
+        }
+        self.counters.tx_packets += packets.len() as u64;
+        self.counters.tx_bytes += scratch.len() as u64;
+        Ok(())
     }
 
     /// Sends one packet (a whole TLV element).
@@ -211,13 +245,26 @@ impl ClientFace {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(0),
             Err(e) => return Err(e),
         };
-        if let Conn::Udp(_) = self.conn {
+        if let Conn::Udp(s) = &self.conn {
             if let Some(d) = self.buf.get(..n) {
                 self.counters.rx_packets += 1;
                 self.counters.rx_bytes += n as u64;
                 out.push(d.to_vec());
             }
-            return Ok(1);
+            // the datagrams queued behind it, in one recvmmsg (none waiting: one EAGAIN)
+            let fd = s.as_raw_fd();
+            let mut got = Vec::new();
+            if crate::mmsg::recv_batch(fd, &mut self.mmsg_buf, &mut got).is_ok() {
+                for (k, r) in got.iter().enumerate() {
+                    let slot = k * crate::mmsg::SLOT;
+                    if let Some(d) = self.mmsg_buf.get(slot..slot + r.len) {
+                        self.counters.rx_packets += 1;
+                        self.counters.rx_bytes += r.len as u64;
+                        out.push(d.to_vec());
+                    }
+                }
+            }
+            return Ok(out.len() - before);
         }
         if n == 0 {
             return Err(io::Error::new(
@@ -269,6 +316,41 @@ fn compact(buf: &mut [u8], start: &mut usize, end: &mut usize) {
 mod tests {
     use super::*;
     use std::os::unix::net::UnixListener;
+
+    #[test]
+    fn udp_batches_go_out_in_order_and_come_back_whole() {
+        let server = UdpSocket::bind("127.0.0.1:0").unwrap();
+        server
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut face = ClientFace::connect(&Endpoint::Udp(server.local_addr().unwrap())).unwrap();
+        // 40 Name elements of 1..=40 bytes
+        let packets: Vec<Vec<u8>> = (1..=40u8)
+            .map(|i| {
+                let mut v = vec![7, i];
+                v.extend(std::iter::repeat_n(i, usize::from(i)));
+                v
+            })
+            .collect();
+        face.send_many(&packets, &mut Vec::new()).unwrap();
+        let mut buf = [0u8; 2048];
+        let mut peer = None;
+        for p in &packets {
+            let (n, from) = server.recv_from(&mut buf).unwrap();
+            assert_eq!(&buf[..n], &p[..]);
+            peer = Some(from);
+        }
+        for p in &packets {
+            server.send_to(p, peer.unwrap()).unwrap();
+        }
+        let mut out = Vec::new();
+        while out.len() < packets.len() {
+            assert!(face.recv(Duration::from_secs(5), &mut out).unwrap() > 0);
+        }
+        assert_eq!(out, packets, "every datagram, whole, in order");
+        assert_eq!(face.counters.tx_packets, 40);
+        assert_eq!(face.counters.rx_packets, 40);
+    }
 
     #[test]
     fn endpoints_parse_like_python_ndn() {

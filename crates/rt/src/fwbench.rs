@@ -98,10 +98,12 @@ fn producer_loop(
     let content = vec![0x5A; cfg.payload];
     let (mut sent, mut malformed) = (0u64, 0u64);
     let mut rx = Vec::new();
+    let (mut out_batch, mut scratch) = (Vec::new(), Vec::new());
     while !stop.load(Ordering::Relaxed) {
         if face.recv(Duration::from_millis(20), &mut rx).is_err() {
             break;
         }
+        // the answers to one read go out in one write (stream faces)
         for bytes in rx.drain(..) {
             let Ok(frame) = Frame::decode(&bytes) else {
                 malformed += 1;
@@ -127,11 +129,13 @@ fn producer_loop(
                 .unwrap_or_default(),
                 None => data,
             };
-            if face.send(&out).is_err() {
-                return (sent, malformed);
-            }
-            sent += 1;
+            out_batch.push(out);
         }
+        if face.send_many(&out_batch, &mut scratch).is_err() {
+            return (sent, malformed);
+        }
+        sent += out_batch.len() as u64;
+        out_batch.clear();
     }
     (sent, malformed)
 }
@@ -161,9 +165,9 @@ pub fn run(cfg: &BenchConfig, stop: &AtomicBool) -> Result<BenchResult, String> 
     })
 }
 
-/// Sends the Interest for `next_seq` and records when.
+/// Queues the Interest for `next_seq` in `batch` and records when.
 fn issue(
-    face: &mut ClientFace,
+    batch: &mut Vec<Vec<u8>>,
     pending: &mut HashMap<u64, Instant>,
     next_seq: &mut u64,
     nonces: &mut Nonces,
@@ -176,7 +180,7 @@ fn issue(
         lifetime: Some(lifetime.as_millis() as u64),
         ..Interest::default()
     };
-    face.send(&i.encode().map_err(io::Error::other)?)?;
+    batch.push(i.encode().map_err(io::Error::other)?);
     pending.insert(*next_seq, Instant::now());
     *next_seq += 1;
     Ok(())
@@ -187,6 +191,8 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
     let mut nonces = Nonces(0x2545_F491_4F6C_DD1D ^ u64::from(std::process::id()));
     let mut pending: HashMap<u64, Instant> = HashMap::with_capacity(cfg.window * 2);
     let mut next_seq = 0u64;
+    // the Interests of one turn go out in one write (stream faces)
+    let (mut batch, mut scratch) = (Vec::new(), Vec::new());
     let mut r = BenchResult::default();
     let (mut bytes_in, mut payload_in, mut rtt_sum) = (0u64, 0u64, 0f64);
     let t0 = Instant::now();
@@ -195,7 +201,7 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
     let mut measuring = false;
     for _ in 0..cfg.window {
         issue(
-            &mut face,
+            &mut batch,
             &mut pending,
             &mut next_seq,
             &mut nonces,
@@ -203,6 +209,8 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
             cfg.timeout,
         )?;
     }
+    face.send_many(&batch, &mut scratch)?;
+    batch.clear();
     let mut rx = Vec::new();
     let mut last_sweep = Instant::now();
     let mut sent_at_start = 0;
@@ -242,7 +250,7 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
                 rtt_sum += now.duration_since(sent).as_secs_f64();
             }
             issue(
-                &mut face,
+                &mut batch,
                 &mut pending,
                 &mut next_seq,
                 &mut nonces,
@@ -263,7 +271,7 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
                     r.timeouts += 1;
                 }
                 issue(
-                    &mut face,
+                    &mut batch,
                     &mut pending,
                     &mut next_seq,
                     &mut nonces,
@@ -272,6 +280,8 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
                 )?;
             }
         }
+        face.send_many(&batch, &mut scratch)?;
+        batch.clear();
     }
     let secs = Instant::now()
         .min(end)

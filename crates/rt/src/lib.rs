@@ -15,5 +15,6 @@ pub mod boundary;
 pub mod client_face;
 pub mod daemon;
 pub mod fwbench;
+pub(crate) mod mmsg;
 pub mod probe;
 pub mod sendloop;

@@ -239,15 +239,79 @@ fn a_pit_token_of_any_length_is_echoed_downstream_and_never_forwarded() {
     c.write_all(&lp.encode().unwrap()).unwrap();
     let seen = serve(&mut prod, &mut pbuf, 1);
     let up = Frame::decode(&seen[0]).unwrap();
-    assert!(
-        up.lp.is_none_or(|l| l.pit_token.is_none()),
-        "no token upstream"
-    );
+    let own = up
+        .lp
+        .and_then(|l| l.pit_token)
+        .expect("ndnccd's own token upstream");
+    assert_eq!(own.len(), 6, "ndnd takes 6-byte tokens only");
+    assert_ne!(own, &token[..6], "the downstream's token is not forwarded");
     let back = read_frame(&mut c, &mut Vec::new()).unwrap();
     let f = Frame::decode(&back).unwrap();
     assert_eq!(f.lp.unwrap().pit_token, Some(&token[..]));
     assert!(matches!(f.net, Some(NetPacket::Data(_))));
-    r.finish();
+    let d = r.finish();
+    // `serve` answers without a token: sent and returned, none echoed
+    let t = d.tokens.stats;
+    assert_eq!(
+        (t.sent, t.absent, t.echoed, t.returned),
+        (1, 1, 0, 1),
+        "{t:?}"
+    );
+}
+
+/// Producer answers to three Interests: the daemon's token echoed, another token, none.
+#[test]
+fn the_token_echoed_upstream_is_checked_against_the_pit_entry() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let mut c = connect(r.tcp);
+    let mut tokens = Vec::new();
+    for (k, echo) in ["ours", "other", "none"].into_iter().enumerate() {
+        c.write_all(&interest(&format!("/p/e/seg={k}"), 10 + k as u32))
+            .unwrap();
+        let f = read_frame(&mut prod, &mut pbuf).unwrap();
+        let fr = Frame::decode(&f).unwrap();
+        let Some(NetPacket::Interest(i)) = fr.net else {
+            panic!("an Interest upstream")
+        };
+        let tok = fr.lp.and_then(|l| l.pit_token).unwrap().to_vec();
+        let data = Data::new(i.name.to_owned(), vec![1u8; 10]).encode();
+        let out = match echo {
+            "ours" => LpPacket {
+                pit_token: Some(tok.clone()),
+                ..LpPacket::wrap(data)
+            }
+            .encode()
+            .unwrap(),
+            "other" => LpPacket {
+                pit_token: Some(tok.iter().map(|b| b ^ 0xFF).collect()),
+                ..LpPacket::wrap(data)
+            }
+            .encode()
+            .unwrap(),
+            _ => data,
+        };
+        prod.write_all(&out).unwrap();
+        tokens.push(tok);
+        // every Data is still delivered (the core PIT matches by name)
+        let back = read_frame(&mut c, &mut Vec::new()).unwrap();
+        assert!(matches!(
+            Frame::decode(&back).unwrap().net,
+            Some(NetPacket::Data(_))
+        ));
+    }
+    assert!(
+        tokens[0] != tokens[1] && tokens[1] != tokens[2],
+        "one token per entry"
+    );
+    let d = r.finish();
+    let t = d.tokens.stats;
+    assert_eq!(
+        (t.sent, t.echoed, t.mismatched, t.absent, t.returned),
+        (3, 1, 1, 1, 0),
+        "{t:?}"
+    );
+    assert!(d.report().contains("\"pit_tokens\""));
 }
 
 #[test]
@@ -286,7 +350,10 @@ fn udp_fragments_are_reassembled_and_large_packets_fragmented() {
         udp.send_to(f, r.udp).unwrap();
     }
     let seen = serve(&mut prod, &mut pbuf, 1);
-    assert_eq!(seen[0], whole, "forwarded whole, byte for byte");
+    // forwarded whole, byte for byte, in an LpPacket with the daemon's PitToken
+    let up = Frame::decode(&seen[0]).unwrap();
+    assert_eq!(up.lp.and_then(|l| l.fragment), Some(&whole[..]));
+    assert_eq!(up.lp.and_then(|l| l.pit_token).map(<[u8]>::len), Some(6));
     // its 100-byte Data comes back whole; a 4000-byte Data would come in fragments
     let mut b = [0u8; 9000];
     let n = udp.recv(&mut b).unwrap();

@@ -15,7 +15,8 @@ use ndncc_core::packet::{
 };
 use ndncc_core::time::{Duration, Instant};
 use ndncc_wire::lp::{self, ExtTypes, LpExt, LpPacket, LpPacketView};
-use ndncc_wire::{DataView, InterestView};
+use ndncc_wire::{tlv, tt, DataView, InterestView};
+use std::borrow::Cow;
 
 /// Bytes a Nack adds around the Interest it carries (LpPacket, Nack, NackReason and Fragment
 /// headers, typical): the core's `nack_overhead`.
@@ -147,30 +148,62 @@ fn data_ext(d: &Data) -> LpExt {
 /// Wraps a network packet in an LpPacket when there is a header to carry, else sends it bare
 /// (python-ndn and ndnd accept both; a bare packet is what every NDN app expects).
 fn frame(
-    net: Vec<u8>,
-    mut lp: LpPacket,
+    net: Cow<'_, [u8]>,
+    lp: LpPacket,
     pit_token: Option<&[u8]>,
     types: &ExtTypes,
 ) -> ndncc_wire::Result<Vec<u8>> {
-    lp.pit_token = pit_token.map(<[u8]>::to_vec);
     if lp == LpPacket::default() {
-        return Ok(net);
+        // the common cases, written directly: one copy of the packet (a token of a length the
+        // encoder refuses, 1 to 32 bytes allowed, takes the general path and its error)
+        match pit_token {
+            None => return Ok(net.into_owned()),
+            Some(tok) if (1..=32).contains(&tok.len()) => return Ok(token_frame(&net, tok)),
+            Some(_) => {}
+        }
     }
-    lp.fragment = Some(net);
+    let mut lp = lp;
+    lp.pit_token = pit_token.map(<[u8]>::to_vec);
+    lp.fragment = Some(net.into_owned());
     lp.encode_with(types)
+}
+
+/// Bytes of a TLV type or length number.
+fn varnum_size(n: usize) -> usize {
+    match n {
+        0..=252 => 1,
+        253..=0xFFFF => 3,
+        0x1_0000..=0xFFFF_FFFF => 5,
+        _ => 9,
+    }
+}
+
+fn tlv_size(typ: u64, len: usize) -> usize {
+    varnum_size(typ as usize) + varnum_size(len) + len
+}
+
+/// An LpPacket with only a PitToken and the Fragment `net` (what `LpPacket::encode_with`
+/// writes for it, byte for byte, without building the LpPacket).
+pub(crate) fn token_frame(net: &[u8], tok: &[u8]) -> Vec<u8> {
+    let inner = tlv_size(tt::PIT_TOKEN, tok.len()) + tlv_size(tt::FRAGMENT, net.len());
+    let mut out = Vec::with_capacity(tlv_size(tt::LP_PACKET, inner));
+    tlv::write_header(&mut out, tt::LP_PACKET, inner);
+    tlv::write_tlv(&mut out, tt::PIT_TOKEN, tok);
+    tlv::write_tlv(&mut out, tt::FRAGMENT, net);
+    out
 }
 
 /// The network Interest to send for core Interest `core`, from the wire Interest it came as:
 /// the core's nonce and hop limit written back (re-encoded only when they differ).
-pub fn interest_wire(stored: &[u8], core: &Interest) -> ndncc_wire::Result<Vec<u8>> {
+pub fn interest_wire<'a>(stored: &'a [u8], core: &Interest) -> ndncc_wire::Result<Cow<'a, [u8]>> {
     let view = InterestView::decode(stored)?;
     if view.nonce == Some(core.nonce) && view.hop_limit == core.hop_limit {
-        return Ok(stored.to_vec());
+        return Ok(Cow::Borrowed(stored));
     }
     let mut owned = view.to_owned();
     owned.nonce = Some(core.nonce);
     owned.hop_limit = core.hop_limit;
-    owned.encode()
+    owned.encode().map(Cow::Owned)
 }
 
 /// The frame to send for an Interest.
@@ -199,7 +232,7 @@ pub fn encode_data(
         ext: data_ext(core),
         ..LpPacket::default()
     };
-    frame(stored.to_vec(), lp, pit_token, types)
+    frame(Cow::Borrowed(stored), lp, pit_token, types)
 }
 
 /// The frame to send for a Nack: always an LpPacket with a NackReason (python-ndn treats a
@@ -215,7 +248,7 @@ pub fn encode_nack(
             reason: Some(reason_to_wire(core.reason)),
         }),
         pit_token: pit_token.map(<[u8]>::to_vec),
-        fragment: Some(interest_wire(stored_interest, &core.interest)?),
+        fragment: Some(interest_wire(stored_interest, &core.interest)?.into_owned()),
         ..LpPacket::default()
     };
     lp.encode_with(types)

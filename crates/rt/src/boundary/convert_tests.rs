@@ -157,3 +157,42 @@ fn nack_core_to_wire_and_back() {
         NackReason::NoRoute
     );
 }
+
+#[test]
+fn the_direct_token_frame_is_what_the_lp_encoder_writes() {
+    // packet sizes across the 1-, 3- and 5-byte TLV length forms, tokens of 6, 32 and 1 bytes
+    for size in [0usize, 1, 200, 252, 253, 1000, 65_535, 65_536, 70_000] {
+        for tok in [vec![7u8; 6], vec![9u8; 32], vec![1u8]] {
+            let net = vec![0xAB; size];
+            let general = LpPacket {
+                pit_token: Some(tok.clone()),
+                fragment: Some(net.clone()),
+                ..LpPacket::default()
+            }
+            .encode()
+            .unwrap();
+            assert_eq!(
+                token_frame(&net, &tok),
+                general,
+                "size {size}, token {}",
+                tok.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_token_the_encoder_refuses_is_still_refused() {
+    let d = ndncc_wire::Data::new(WName::from_uri("/p/seg=9").unwrap(), vec![1u8; 10]).encode();
+    let core = Data {
+        name: name(),
+        payload: 10,
+        size: d.len() as u32,
+        freshness: Duration::ZERO,
+        created: Instant::ZERO,
+        ext: DataExt::default(),
+    };
+    let types = ExtTypes::default();
+    assert!(encode_data(&d, &core, Some(&[5u8; 33]), &types).is_err());
+    assert!(encode_data(&d, &core, Some(&[5u8; 6]), &types).is_ok());
+}

@@ -294,9 +294,10 @@ impl Daemon {
             let rest = buf.get(pos..).unwrap_or_default();
             match ndncc_wire::packet::element_len(rest, max_packet) {
                 Ok(Some(n)) => {
-                    let frame = rest.get(..n).unwrap_or_default().to_vec();
+                    let start = pos;
                     pos += n;
-                    self.handle_frame(id, &frame);
+                    // `buf` is out of the face while its frames are handled: no copy
+                    self.handle_frame(id, buf.get(start..pos).unwrap_or_default());
                 }
                 Ok(None) => break,
                 Err(_) => {
@@ -355,45 +356,6 @@ impl Daemon {
             {
                 s.want_write = want;
             }
-        }
-    }
-
-    /// Reads every datagram waiting on UDP socket `i`.
-    pub(super) fn read_udp(&mut self, i: usize) {
-        let mut buf = vec![0u8; 65_536];
-        loop {
-            let Some(sock) = self.udp.get(i) else { return };
-            let (n, from) = match sock.recv_from(&mut buf) {
-                Ok(x) => x,
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => return,
-            };
-            let dgram = buf.get(..n).unwrap_or_default();
-            // a face per remote address, made on its first well-formed packet
-            if Frame::decode_with(dgram, &self.types).is_err() {
-                self.stats.malformed += 1;
-                continue;
-            }
-            let id = match self.udp_faces.get(&from) {
-                Some(&id) => id,
-                None => {
-                    let local = sock.local_addr().map(|a| a.to_string()).unwrap_or_default();
-                    let link = self.cfg.link;
-                    self.add_face(
-                        FaceIo::Udp {
-                            socket: i,
-                            remote: from,
-                        },
-                        format!("{}://{from}", scheme("udp", &from)),
-                        format!("{}://{local}", scheme("udp", &from)),
-                        &link,
-                        1,
-                    )
-                }
-            };
-            let dgram = dgram.to_vec();
-            self.handle_frame(id, &dgram);
         }
     }
 
@@ -460,6 +422,7 @@ impl Daemon {
                     self.store.tokens.insert((name, id), tok.to_vec(), expiry);
                 }
                 if let Some(nack) = frame.lp.and_then(|l| l.nack) {
+                    self.tokens.check(name, frame.lp.and_then(|l| l.pit_token));
                     let size = frame.lp.map_or(0, |l| l.wire.len());
                     let n = convert::nack_to_core(core, nack.reason, size);
                     self.fwd.handle_packet(now, id, Packet::Nack(n));
@@ -474,6 +437,7 @@ impl Daemon {
                 let table = Arc::make_mut(&mut self.fwd.core.names);
                 let exact = self.mapper.to_core(table, &d.name);
                 let name = self.can_be_prefix_match(exact).unwrap_or(exact);
+                self.tokens.check(name, frame.lp.and_then(|l| l.pit_token));
                 let core = convert::data_to_core(&d, frame.lp.as_ref(), name, now);
                 let hold = Duration::from_millis(self.cfg.forwarder.data_hold_ms);
                 self.store.data.insert(name, d.wire.to_vec(), now + hold);
@@ -575,19 +539,28 @@ impl Daemon {
                 self.write(id, &bytes);
             }
         }
+        for id in std::mem::take(&mut self.unflushed) {
+            self.flush_stream(id);
+        }
+        self.flush_udp();
         self.collect_ready();
     }
 
     /// The bytes to send for a core packet leaving on `face`.
     fn egress(&mut self, face: FaceId, p: &Packet) -> Option<Vec<u8>> {
-        let token = |s: &Self| s.store.tokens.get(&(p.name(), face)).cloned();
+        let token = |s: &mut Self| {
+            let t = s.store.tokens.get(&(p.name(), face)).cloned();
+            s.tokens.stats.returned += u64::from(t.is_some());
+            t
+        };
         let out = match p {
             Packet::Interest(i) => {
                 let Some(stored) = self.store.interests.get(&(i.name, i.nonce)) else {
                     self.stats.missing_bytes += 1;
                     return None;
                 };
-                convert::encode_interest(stored, i, None, &self.types)
+                let tok = self.tokens.issue(i.name);
+                convert::encode_interest(stored, i, Some(&tok), &self.types)
             }
             Packet::Data(d) => {
                 let tok = token(self);
@@ -610,33 +583,28 @@ impl Daemon {
         out.ok()
     }
 
-    /// Writes one frame to a face's socket (fragmenting on UDP above the MTU).
+    /// Writes one frame to a face: queued (stream bytes, or UDP datagrams fragmented above the
+    /// MTU), written at the end of the turn.
     pub(super) fn write(&mut self, id: FaceId, bytes: &[u8]) {
         let max = self.cfg.forwarder.max_write_buffer;
         let Some(Some(f)) = self.faces.get_mut(id.0 as usize) else {
             return;
         };
         match &mut f.io {
-            FaceIo::Stream(s) => match s.send(bytes, max) {
-                Ok(true) => {}
-                Ok(false) => self.stats.write_drops += 1,
-                Err(_) => {
-                    self.close_face(id);
-                    return;
+            FaceIo::Stream(s) => {
+                if !s.queue(bytes, max) {
+                    self.stats.write_drops += 1;
+                } else if !self.unflushed.contains(&id) {
+                    self.unflushed.push(id);
                 }
-            },
+            }
             FaceIo::Udp { socket, remote } => {
                 let (socket, remote) = (*socket, *remote);
                 for d in self.udp_frames(bytes) {
-                    let sent = self.udp.get(socket).map(|s| s.send_to(&d, remote));
-                    if !matches!(sent, Some(Ok(_))) {
-                        self.stats.write_drops += 1;
-                    }
+                    self.queue_udp(socket, d, remote);
                 }
-                return;
             }
         }
-        self.update_write_interest(id);
     }
 
     fn udp_frames(&mut self, bytes: &[u8]) -> Vec<Vec<u8>> {
@@ -692,7 +660,7 @@ impl Daemon {
 }
 
 /// "udp4"/"udp6" (or tcp) by address family.
-fn scheme(base: &str, a: &SocketAddr) -> String {
+pub(super) fn scheme(base: &str, a: &SocketAddr) -> String {
     format!("{base}{}", if a.is_ipv4() { 4 } else { 6 })
 }
 

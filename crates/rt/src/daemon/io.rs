@@ -95,15 +95,15 @@ impl StreamIo {
         self.wbuf.len() - self.wpos
     }
 
-    /// Queues `bytes` and writes what the socket takes; false when the buffer would exceed
-    /// `max` (the packet is dropped).
-    pub fn send(&mut self, bytes: &[u8], max: usize) -> io::Result<bool> {
+    /// Queues `bytes` for the next [`StreamIo::flush`] (the daemon flushes each face once per
+    /// loop turn: one write for all the packets of the turn); false when the buffer would
+    /// exceed `max` (the packet is dropped).
+    pub fn queue(&mut self, bytes: &[u8], max: usize) -> bool {
         if self.pending() + bytes.len() > max {
-            return Ok(false);
+            return false;
         }
         self.wbuf.extend_from_slice(bytes);
-        self.flush()?;
-        Ok(true)
+        true
     }
 
     /// Writes buffered bytes until the socket would block.

@@ -19,7 +19,10 @@ pub mod io;
 pub mod link;
 mod mgmt;
 
+mod udp;
+
 use crate::boundary::names::NameMapper;
+use crate::boundary::pit_token::PitTokens;
 use crate::boundary::store::WireStore;
 use config::Config;
 use face::DFace;
@@ -104,12 +107,18 @@ pub struct Daemon {
     pub mapper: NameMapper,
     pub store: WireStore,
     pub stats: Stats,
+    /// This daemon's PitTokens on the Interests it forwards, and their counters.
+    pub tokens: PitTokens,
     pub rib: Vec<RibRoute>,
     /// The strategy set for `/` (its name, for strategy-choice/list).
     pub strategy: String,
     faces: Vec<Option<DFace>>,
     udp_faces: FxHashMap<SocketAddr, FaceId>,
     udp: Vec<UdpSocket>,
+    /// The UDP receive buffer, reused.
+    udp_buf: Vec<u8>,
+    /// Datagrams to send at the end of the turn, per UDP socket: (bytes, destination).
+    udp_out: Vec<Vec<(Vec<u8>, SocketAddr)>>,
     unix: Option<UnixListener>,
     tcp: Option<TcpListener>,
     poll: Poll,
@@ -120,6 +129,8 @@ pub struct Daemon {
     backlog: Vec<FaceId>,
     /// Stream faces with unread bytes left by the read budget.
     reread: Vec<FaceId>,
+    /// Stream faces with bytes queued this turn, written at the end of [`Daemon::transmit`].
+    unflushed: Vec<FaceId>,
     types: ExtTypes,
     rng: u64,
     next_sweep: Instant,
@@ -159,11 +170,14 @@ impl Daemon {
             mapper: NameMapper::new(cfg.forwarder.names_max),
             store: WireStore::new(cfg.forwarder.store_max),
             stats: Stats::default(),
+            tokens: PitTokens::new(mix_seed(seed)),
             rib: Vec::new(),
             strategy: cfg.forwarder.strategy.clone(),
             faces: Vec::new(),
             udp_faces: FxHashMap::default(),
             udp: Vec::new(),
+            udp_buf: Vec::new(),
+            udp_out: Vec::new(),
             unix: None,
             tcp: None,
             poll,
@@ -172,6 +186,7 @@ impl Daemon {
             clock: std::time::Instant::now(),
             backlog: Vec::new(),
             reread: Vec::new(),
+            unflushed: Vec::new(),
             types: ExtTypes::default(),
             rng: seed | 1,
             next_sweep: Instant::ZERO + SWEEP,
@@ -379,6 +394,13 @@ impl Daemon {
     }
 }
 
+/// A token key from the start-up seed (not the nonce stream's state).
+fn mix_seed(seed: u64) -> u64 {
+    (seed ^ 0x9E37_79B9_7F4A_7C15)
+        .rotate_left(29)
+        .wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
 fn parse_addr(text: &str) -> Result<SocketAddr, String> {
     use std::net::ToSocketAddrs;
     text.to_socket_addrs()
@@ -408,6 +430,7 @@ impl Daemon {
         let c = &self.fwd.core.counters;
         serde_json::json!({
             "boundary": self.stats,
+            "pit_tokens": self.tokens.stats,
             "forwarder": {
                 "satisfied": c.satisfied, "timed_out": c.timed_out, "rejected": c.rejected,
                 "unsolicited_data": c.unsolicited_data, "pit_full": c.pit_full,
