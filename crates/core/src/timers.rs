@@ -88,6 +88,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn peek_sees_an_earlier_deadline_pushed_after_a_later_one() {
+        // the earliest entry is kept inline: a push before it must replace it
+        let mut q = TimerQueue::default();
+        q.push(Instant(10), 1u32);
+        q.push(Instant(5), 2);
+        assert_eq!(q.peek(), Some((Instant(5), 2)));
+        q.push(Instant(7), 3);
+        assert_eq!(q.peek(), Some((Instant(5), 2)));
+        assert_eq!(q.pop(), Some((Instant(5), 2)));
+        assert_eq!(q.peek(), Some((Instant(7), 3)));
+        assert_eq!(q.pop(), Some((Instant(7), 3)));
+        assert_eq!(q.peek(), Some((Instant(10), 1)));
+        assert_eq!(q.pop(), Some((Instant(10), 1)));
+        assert_eq!((q.peek(), q.pop()), (None, None));
+    }
+
+    #[test]
     fn pops_in_key_order_like_a_heap() {
         let mut q = TimerQueue::default();
         let mut h = BinaryHeap::new();

@@ -214,3 +214,46 @@ impl Pit {
         self.entries.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::name::{Name, NameId};
+    use crate::packet::{ChunkRequest, Interest, SegmentInfo};
+    use crate::time::Duration;
+
+    fn entry() -> PitEntry {
+        let mut pit = Pit::new();
+        let i = Interest::new(Name::new(NameId(1), 7), 1, Duration(10), 40);
+        pit.insert(i, Instant(10)).clone()
+    }
+
+    fn seg(index: u32) -> SegmentInfo {
+        SegmentInfo { index, count: 4 }
+    }
+
+    #[test]
+    fn a_chunk_interest_waits_for_the_offsets_it_asked_for() {
+        let mut e = entry();
+        e.ask_segments(Some(ChunkRequest {
+            segments: 4,
+            mask: 0b0101,
+        }));
+        assert_eq!(e.mark_segment(seg(0)), Some(false));
+        assert_eq!(e.mark_segment(seg(1)), None); // not asked for
+        assert_eq!(e.mark_segment(seg(0)), None); // already passed
+        assert_eq!(e.mark_segment(seg(2)), Some(true));
+    }
+
+    #[test]
+    fn without_a_chunk_interest_the_first_segment_gives_the_count() {
+        let mut e = entry();
+        e.ask_segments(None);
+        assert_eq!(e.mark_segment(seg(3)), Some(false));
+        assert_eq!(e.mark_segment(seg(4)), None); // beyond the count
+        for i in 0..2 {
+            assert_eq!(e.mark_segment(seg(i)), Some(false));
+        }
+        assert_eq!(e.mark_segment(seg(2)), Some(true));
+    }
+}
