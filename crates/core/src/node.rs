@@ -57,17 +57,23 @@ impl AppSlot {
     }
 }
 
+/// `repr(C)`: the apps and their timers, read on every visit, just before the forwarder's
+/// first fields (see [`crate::forwarder::FwCore`]).
 #[derive(Debug)]
+#[repr(C)]
 pub struct Node {
-    pub fwd: Forwarder,
+    /// The earliest of `app_timers` (read after every event without touching its buffer).
+    app_next: Option<Instant>,
     pub apps: Vec<AppSlot>,
     app_timers: BinaryHeap<Reverse<(Instant, u32)>>,
     scratch: Vec<Packet>,
+    pub fwd: Forwarder,
 }
 
 impl Node {
     pub fn new(fwd: Forwarder) -> Self {
         Node {
+            app_next: None,
             fwd,
             apps: Vec::new(),
             app_timers: BinaryHeap::new(),
@@ -122,6 +128,9 @@ impl Node {
             slot.scheduled = next;
             if let Some(t) = next {
                 self.app_timers.push(Reverse((t, i as u32)));
+                if self.app_next.is_none_or(|n| t < n) {
+                    self.app_next = Some(t);
+                }
             }
         }
     }
@@ -168,8 +177,7 @@ impl Node {
     }
 
     pub fn poll_timeout(&self) -> Option<Instant> {
-        let apps = self.app_timers.peek().map(|Reverse((t, _))| *t);
-        match (self.fwd.poll_timeout(), apps) {
+        match (self.fwd.poll_timeout(), self.app_next) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -180,11 +188,11 @@ impl Node {
             self.fwd.on_timeout(now);
             self.pump(now);
         }
-        while let Some(&Reverse((t, i))) = self.app_timers.peek() {
-            if t > now {
+        while self.app_next.is_some_and(|t| t <= now) {
+            let Some(Reverse((t, i))) = self.app_timers.pop() else {
                 break;
-            }
-            self.app_timers.pop();
+            };
+            self.app_next = self.app_timers.peek().map(|Reverse((t, _))| *t);
             let i = i as usize;
             if self.apps[i].scheduled != Some(t) {
                 continue; // superseded

@@ -29,6 +29,19 @@ pub struct OutRecord {
     pub nacked: bool,
 }
 
+/// What a chunked answer (one Interest, N Data segments) has delivered so far. Rare: kept out
+/// of line, so that the PIT's buckets hold only what every entry uses.
+#[derive(Clone, Debug, Default)]
+struct Segments {
+    /// (segment count, segments still expected), from the first segment.
+    count: Option<(u32, u32)>,
+    /// Which segment indices have passed (a bit each; empty until the first segment).
+    seen: Vec<u64>,
+    /// The offsets the chunk Interests of this entry asked for (their masks' union); 0 when
+    /// none was a chunk Interest (then the first segment's count says how many to expect).
+    asked: u64,
+}
+
 #[derive(Clone, Debug)]
 pub struct PitEntry {
     /// The Interest as last received (forwarded again on retries).
@@ -37,13 +50,8 @@ pub struct PitEntry {
     pub out_records: SmallVec<[OutRecord; 2]>,
     /// When the entry expires: the latest in-record expiry.
     pub expiry: Instant,
-    /// A chunked answer's (segment count, segments still expected), from its first segment.
-    segments: Option<(u32, u32)>,
-    /// Which segment indices have passed (a bit each; empty until the first segment).
-    segments_seen: Vec<u64>,
-    /// The offsets the chunk Interests of this entry asked for (their masks' union); 0 when
-    /// none was a chunk Interest (then the first segment's count says how many to expect).
-    chunk_asked: u64,
+    /// A chunked answer's progress; `None` until a chunk Interest or a segment concerns it.
+    segments: Option<Box<Segments>>,
 }
 
 impl PitEntry {
@@ -52,40 +60,41 @@ impl PitEntry {
     /// the same segment from a second upstream) or lies outside the count the first segment
     /// gave — neither may end the entry early.
     pub fn mark_segment(&mut self, seg: SegmentInfo) -> Option<bool> {
-        if self.chunk_asked != 0 {
+        let st = self.segments.get_or_insert_with(Box::default);
+        if st.asked != 0 {
             // a chunk Interest: the entry lives until every offset it asked for has passed
             let bit = 1u64.checked_shl(seg.index).unwrap_or(0);
-            let seen = self.segments_seen.first().copied().unwrap_or(0);
-            if self.chunk_asked & bit == 0 || seen & bit != 0 {
+            let seen = st.seen.first().copied().unwrap_or(0);
+            if st.asked & bit == 0 || seen & bit != 0 {
                 return None;
             }
             let seen = seen | bit;
-            match self.segments_seen.first_mut() {
+            match st.seen.first_mut() {
                 Some(w) => *w = seen,
-                None => self.segments_seen.push(seen),
+                None => st.seen.push(seen),
             }
-            return Some(seen & self.chunk_asked == self.chunk_asked);
+            return Some(seen & st.asked == st.asked);
         }
         // the count is the first segment's; the bitmap grows with the indices that arrive
-        let (count, left) = self.segments.get_or_insert((seg.count, seg.count));
+        let (count, left) = st.count.get_or_insert((seg.count, seg.count));
         if seg.index >= *count {
             return None;
         }
         let (word, bit) = ((seg.index / 64) as usize, seg.index % 64);
-        if word >= self.segments_seen.len() {
-            self.segments_seen.resize(word + 1, 0);
+        if word >= st.seen.len() {
+            st.seen.resize(word + 1, 0);
         }
-        if self.segments_seen[word] & (1 << bit) != 0 {
+        if st.seen[word] & (1 << bit) != 0 {
             return None;
         }
-        self.segments_seen[word] |= 1 << bit;
+        st.seen[word] |= 1 << bit;
         *left -= 1; // an index below the count, seen for the first time: at most `count` times
         Some(*left == 0)
     }
     /// Records the segments a chunk Interest aggregated into this entry asks for.
     pub fn ask_segments(&mut self, chunk: Option<ChunkRequest>) {
         if let Some(c) = chunk {
-            self.chunk_asked |= c.mask;
+            self.segments.get_or_insert_with(Box::default).asked |= c.mask;
         }
     }
     pub fn in_record(&self, face: FaceId) -> Option<&InRecord> {
@@ -171,10 +180,18 @@ impl Pit {
     pub fn is_full(&self) -> bool {
         self.entries.len() >= self.limit
     }
+    // An empty table answers without probing its buckets (out of cache on a node visited
+    // once in a while, e.g. when a PIT timer of an entry satisfied long ago fires).
     pub fn get(&self, name: &Name) -> Option<&PitEntry> {
+        if self.entries.is_empty() {
+            return None;
+        }
         self.entries.get(name)
     }
     pub fn get_mut(&mut self, name: &Name) -> Option<&mut PitEntry> {
+        if self.entries.is_empty() {
+            return None;
+        }
         self.entries.get_mut(name)
     }
     /// Creates an entry for `interest` (replacing none: the caller checked it is absent).
@@ -185,8 +202,6 @@ impl Pit {
             out_records: SmallVec::new(),
             expiry,
             segments: None,
-            segments_seen: Vec::new(),
-            chunk_asked: 0,
         })
     }
     pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {
@@ -197,5 +212,48 @@ impl Pit {
     }
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::name::{Name, NameId};
+    use crate::packet::{ChunkRequest, Interest, SegmentInfo};
+    use crate::time::Duration;
+
+    fn entry() -> PitEntry {
+        let mut pit = Pit::new();
+        let i = Interest::new(Name::new(NameId(1), 7), 1, Duration(10), 40);
+        pit.insert(i, Instant(10)).clone()
+    }
+
+    fn seg(index: u32) -> SegmentInfo {
+        SegmentInfo { index, count: 4 }
+    }
+
+    #[test]
+    fn a_chunk_interest_waits_for_the_offsets_it_asked_for() {
+        let mut e = entry();
+        e.ask_segments(Some(ChunkRequest {
+            segments: 4,
+            mask: 0b0101,
+        }));
+        assert_eq!(e.mark_segment(seg(0)), Some(false));
+        assert_eq!(e.mark_segment(seg(1)), None); // not asked for
+        assert_eq!(e.mark_segment(seg(0)), None); // already passed
+        assert_eq!(e.mark_segment(seg(2)), Some(true));
+    }
+
+    #[test]
+    fn without_a_chunk_interest_the_first_segment_gives_the_count() {
+        let mut e = entry();
+        e.ask_segments(None);
+        assert_eq!(e.mark_segment(seg(3)), Some(false));
+        assert_eq!(e.mark_segment(seg(4)), None); // beyond the count
+        for i in 0..2 {
+            assert_eq!(e.mark_segment(seg(i)), Some(false));
+        }
+        assert_eq!(e.mark_segment(seg(2)), Some(true));
     }
 }
