@@ -25,6 +25,7 @@ import threading
 import pytest
 from ndncc import _core, interop
 from ndncc.cli_apps import app_spec
+from rt_helpers import producer_thread
 
 N = 200  # Data fetched per topology
 
@@ -180,29 +181,6 @@ def _route_via_relay(fw, prefix: str, relay: Relay) -> None:
     _ndnd_fw(fw, "route-add", f"prefix={prefix}", f"face=tcp4://127.0.0.1:{relay.port}")
 
 
-def _producer(endpoint: str, prefix: str, duration_s: float) -> tuple[threading.Thread, dict]:
-    body, packets = app_spec("producer", prefix, ['payload="500B"'])
-    body.pop("kind")
-    box: dict = {}
-
-    def run():
-        try:
-            box["report"] = json.loads(
-                _core.rt_producer(
-                    endpoint,
-                    json.dumps(body),
-                    data_overhead=packets["data_overhead"],
-                    duration_s=duration_s,
-                )
-            )
-        except Exception as e:  # noqa: BLE001 - handed to the test thread
-            box["error"] = e
-
-    t = threading.Thread(target=run)
-    t.start()
-    return t, box
-
-
 def _consume(endpoint: str, prefix: str) -> dict:
     settings = dict(controller="fixed-window", window=8, max_seq=N, retransmit="timeout")
     settings["lifetime"] = "2s"
@@ -237,7 +215,7 @@ def _ndnccd_report(fw) -> dict:
 
 
 def _fetch(consumer_fw, producer_fw, prefix: str) -> tuple[dict, dict]:
-    t, box = _producer(producer_fw.unix, prefix, 8.0)
+    t, box = producer_thread(producer_fw.unix, prefix, 8.0, payload="500B")
     _wait_route(producer_fw, prefix)
     r = _consume(consumer_fw.unix, prefix)
     t.join()

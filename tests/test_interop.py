@@ -10,12 +10,12 @@ import os
 import subprocess
 import sys
 import textwrap
-import threading
 
 import pytest
 from ndncc import _core, interop
 from ndncc.cli import main
 from ndncc.cli_apps import app_spec
+from rt_helpers import producer_thread
 
 
 @pytest.fixture(scope="module")
@@ -34,31 +34,6 @@ def _pyndn_available() -> None:
         import ndn  # noqa: F401
     except ImportError as e:
         pytest.skip(f"python-ndn is not installed ({e}); it is in the test extras")
-
-
-def _producer_thread(endpoint: str, prefix: str, duration_s: float, **settings) -> tuple:
-    body, packets = app_spec(
-        "producer", prefix, [f"{k}={json.dumps(v)}" for k, v in settings.items()]
-    )
-    body.pop("kind")
-    box: dict = {}
-
-    def run():
-        try:
-            box["report"] = json.loads(
-                _core.rt_producer(
-                    endpoint,
-                    json.dumps(body),
-                    data_overhead=packets["data_overhead"],
-                    duration_s=duration_s,
-                )
-            )
-        except Exception as e:  # noqa: BLE001 - handed to the test thread
-            box["error"] = e
-
-    t = threading.Thread(target=run)
-    t.start()
-    return t, box
 
 
 def _consume(endpoint: str, prefix: str, duration_s: float, **settings) -> dict:
@@ -119,7 +94,7 @@ def test_ndncc_producer_and_consumer_through_ndnccd(ndnccd, kind):
 def _exchange_through(fw, kind: str) -> None:
     ep = fw.endpoint(kind)
     prefix = f"/ndncc/interop/{fw.name}/{kind}"
-    t, box = _producer_thread(ep, prefix, 3.0, payload="700B")
+    t, box = producer_thread(ep, prefix, 3.0, payload="700B")
     _wait_registered(fw, prefix)
     n = 300
     r = _consume(
@@ -228,7 +203,7 @@ PYNDN_CONSUMER = textwrap.dedent(
 def test_ndncc_producer_and_python_ndn_consumer(ndnd, tmp_path):
     _pyndn_available()
     prefix = "/ndncc/interop/to-pyndn"
-    t, box = _producer_thread(ndnd.unix, prefix, 4.0, payload="300B")
+    t, box = producer_thread(ndnd.unix, prefix, 4.0, payload="300B")
     _wait_registered(ndnd, prefix)
     script = tmp_path / "consumer.py"
     script.write_text(PYNDN_CONSUMER)

@@ -18,6 +18,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from .procs import pid_alive
+
 __all__ = ["Backend", "BackendError", "check_dask_address", "default_jobs", "open_backend"]
 
 #: how long to wait for a Dask scheduler to answer (seconds; $NDNCC_DASK_TIMEOUT)
@@ -73,24 +75,10 @@ class _Inline(Executor):
         return f
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # Linux: a killed driver not yet reaped is a zombie
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except (OSError, IndexError):
-        return True
-
-
 def _watch_driver(pid: int) -> None:
     while True:
         time.sleep(0.5)
-        if not _alive(pid):  # the driver was killed: stop now, do not linger as an orphan
+        if not pid_alive(pid):  # the driver was killed: stop now, do not linger as an orphan
             os._exit(1)
 
 

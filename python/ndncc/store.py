@@ -33,6 +33,8 @@ from typing import Any
 
 import pandas as pd
 
+from .procs import pid_alive
+
 __all__ = ["Store", "StoreError", "load_sweep", "run_key", "summary_row"]
 
 FORMAT = 1
@@ -176,16 +178,6 @@ def _write_parquet(df: pd.DataFrame, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 class Store:
     """A result store directory (see the module doc)."""
 
@@ -287,7 +279,7 @@ class Store:
                 pid = -1
             same_host = len(parts) >= 4 and ".".join(parts[1:-2]) == host
             age = time.time() - entry.stat().st_mtime
-            if (same_host and not _pid_alive(pid)) or age > 86400:
+            if (same_host and not pid_alive(pid)) or age > 86400:
                 shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink()
                 n += 1
         return n

@@ -17,6 +17,7 @@ import socket
 import subprocess
 from dataclasses import dataclass, field
 
+from ..procs import pid_alive
 from .plan import UDP_PORT, EmulateError, Endpoint, link_addresses
 
 NS_PATTERN = re.compile(r"^ndncc-(\d+)-\d+$")
@@ -44,16 +45,6 @@ def netns_unavailable() -> str | None:
     return None
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def remove_stale() -> list[str]:
     """Removes namespaces left by emulate runs whose process is gone; returns their names."""
     r = _ip("netns", "list", check=False)
@@ -61,7 +52,7 @@ def remove_stale() -> list[str]:
     for line in r.stdout.splitlines():
         name = line.split()[0] if line.split() else ""
         m = NS_PATTERN.match(name)
-        if m and int(m.group(1)) != os.getpid() and not _alive(int(m.group(1))):
+        if m and int(m.group(1)) != os.getpid() and not pid_alive(int(m.group(1))):
             _ip("netns", "del", name, check=False)
             gone.append(name)
     return gone
