@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import threading
+from pathlib import Path
 
 from ndncc import _core
 from ndncc.cli_apps import app_spec
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def producer_thread(endpoint: str, prefix: str, duration_s: float, **settings) -> tuple:
@@ -34,3 +38,15 @@ def producer_thread(endpoint: str, prefix: str, duration_s: float, **settings) -
     t = threading.Thread(target=run)
     t.start()
     return t, box
+
+
+def ndnccd_binary() -> Path:
+    """The release ndnccd of this checkout, built when missing."""
+    path = ROOT / "target" / "release" / "ndnccd"
+    if not path.exists():
+        subprocess.run(
+            ["cargo", "build", "--release", "-q", "-p", "ndncc-rt", "--bin", "ndnccd"],
+            cwd=ROOT,
+            check=True,
+        )
+    return path

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from ndncc.emulate import netns, run
+from rt_helpers import ndnccd_binary
 
 ROOT = Path(__file__).resolve().parents[1]
 LINEAR = ROOT / "scenarios" / "sf-clock" / "linear.toml"
@@ -22,14 +23,7 @@ SHORT = ["--duration", "2s", "--set", 'apps[consumer].stop="1500ms"', "--bin", "
 
 @pytest.fixture(scope="module")
 def ndnccd() -> Path:
-    path = ROOT / "target" / "release" / "ndnccd"
-    if not path.exists():
-        subprocess.run(
-            ["cargo", "build", "--release", "-q", "-p", "ndncc-rt", "--bin", "ndnccd"],
-            cwd=ROOT,
-            check=True,
-        )
-    return path
+    return ndnccd_binary()
 
 
 def emulate(*args: str) -> subprocess.CompletedProcess:

@@ -223,12 +223,13 @@ def _fetch(consumer_fw, producer_fw, prefix: str) -> tuple[dict, dict]:
     return r, box["report"]
 
 
-def test_ndnccd_forwards_to_ndnd_over_tcp_and_checks_the_echoed_token(both):
-    ndnd, ndnccd = both
-    relay = Relay(("127.0.0.1", int(ndnd.tcp.rsplit(":", 1)[1])))
-    prefix = "/chain/to-ndnd"
-    _route_via_relay(ndnccd, prefix, relay)
-    r, p = _fetch(ndnccd, ndnd, prefix)
+def _chain(downstream, upstream, prefix: str) -> tuple[dict, dict, dict]:
+    """N Data fetched through `downstream` → (TCP face through the relay) → `upstream` → a
+    producer; returns the PitTokens the relay saw per name: (on Interests going up, on Data
+    coming down)."""
+    relay = Relay(("127.0.0.1", int(upstream.tcp.rsplit(":", 1)[1])))
+    _route_via_relay(downstream, prefix, relay)
+    r, p = _fetch(downstream, upstream, prefix)
     relay.close()
     assert r["data_received"] == N and r["given_up"] == 0, r
     assert not relay.errors, relay.errors[:3]
@@ -236,6 +237,12 @@ def test_ndnccd_forwards_to_ndnd_over_tcp_and_checks_the_echoed_token(both):
     sent = relay.tokens("up", "interest", under)
     back = relay.tokens("down", "data", under)
     assert len(sent) >= N and len(back) >= N, (len(sent), len(back))
+    return sent, back, p
+
+
+def test_ndnccd_forwards_to_ndnd_over_tcp_and_checks_the_echoed_token(both):
+    ndnd, ndnccd = both
+    sent, back, _ = _chain(ndnccd, ndnd, "/chain/to-ndnd")
     assert all(tok is not None and len(tok) == 6 for tok in sent.values()), "6-byte tokens"
     assert len(set(sent.values())) == len(sent), "one token per PIT entry"
     # ndnd echoes ndnccd's token on each Data (the same name's Interest token)
@@ -250,17 +257,7 @@ def test_ndnccd_forwards_to_ndnd_over_tcp_and_checks_the_echoed_token(both):
 
 def test_ndnd_forwards_to_ndnccd_over_tcp_and_ndnccd_echoes_its_token(both):
     ndnd, ndnccd = both
-    relay = Relay(("127.0.0.1", int(ndnccd.tcp.rsplit(":", 1)[1])))
-    prefix = "/chain/to-ndnccd"
-    _route_via_relay(ndnd, prefix, relay)
-    r, p = _fetch(ndnd, ndnccd, prefix)
-    relay.close()
-    assert r["data_received"] == N and r["given_up"] == 0, r
-    assert not relay.errors, relay.errors[:3]
-    under = _name_tlv_value(prefix)
-    sent = relay.tokens("up", "interest", under)
-    back = relay.tokens("down", "data", under)
-    assert len(sent) >= N and len(back) >= N, (len(sent), len(back))
+    sent, back, p = _chain(ndnd, ndnccd, "/chain/to-ndnccd")
     assert all(tok is not None and len(tok) == 6 for tok in sent.values()), "ndnd's tokens"
     # ndnccd returns ndnd's token on each Data, byte for byte
     assert all(back[name] == sent[name] for name in back), "echo differs"

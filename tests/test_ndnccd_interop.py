@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from rt_helpers import ndnccd_binary
 
 pytest.importorskip("ndn", reason="python-ndn is not installed (pip install python-ndn==0.5.2)")
 
@@ -60,17 +61,6 @@ async def main():
 
 app.run_forever(after_start=main())
 """
-
-
-def ndnccd_binary() -> Path:
-    path = ROOT / "target" / "release" / "ndnccd"
-    if not path.exists():
-        subprocess.run(
-            ["cargo", "build", "--release", "-q", "-p", "ndncc-rt", "--bin", "ndnccd"],
-            cwd=ROOT,
-            check=True,
-        )
-    return path
 
 
 @pytest.fixture()
