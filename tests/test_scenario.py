@@ -1210,3 +1210,15 @@ def test_a_scenario_error_survives_pickling_as_its_problems():
     back = pickle.loads(pickle.dumps(err))
     assert back.problems == err.problems
     assert str(back) == str(err) == "a.toml: links[0].delay: is negative (fix: use 5ms)"
+
+
+def test_a_missing_scenario_folder_is_the_users_to_fix(monkeypatch, tmp_path, capsys):
+    # an installed copy outside a checkout has no scenarios/: an input error (exit 3), one
+    # line saying what to set, not "internal error"
+    from ndncc.cli import main
+
+    monkeypatch.setenv("NDNCC_SCENARIOS", str(tmp_path / "nowhere"))
+    assert main(["reproduce", "sf-clock", "--quick", "--out", str(tmp_path / "out")]) == 3
+    err = capsys.readouterr().err
+    assert "scenario folder not found" in err and "NDNCC_SCENARIOS" in err
+    assert "internal error" not in err

@@ -151,9 +151,17 @@ def scenario_root() -> Path:
     env = os.environ.get("NDNCC_SCENARIOS")
     root = Path(env) if env else Path(__file__).resolve().parents[3] / "scenarios"
     if not root.is_dir():
-        raise FileNotFoundError(
-            f"{root}: scenario folder not found (set NDNCC_SCENARIOS to the scenarios/ folder "
-            "of an ndncc checkout)"
+        from ..scenario.errors import Problem, ScenarioError
+
+        raise ScenarioError(
+            [
+                Problem(
+                    str(root),
+                    "",
+                    "scenario folder not found",
+                    "set NDNCC_SCENARIOS to the scenarios/ folder of an ndncc checkout",
+                )
+            ]
         )
     return root
 
