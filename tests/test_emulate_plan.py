@@ -126,3 +126,24 @@ def test_app_spec_files_are_checked(tmp_path, capsys):
     good.write_text('{"app": {"kind": "producer", "prefix": "/p"}, "packets": {}}')
     assert main(["consumer", "--spec", str(good), "--forwarder", "unix:///x.sock"]) == 3
     assert "not a consumer" in capsys.readouterr().err
+
+
+def test_work_folders_of_dead_drivers_are_removed_and_live_ones_kept(tmp_path):
+    # a driver killed with SIGKILL leaves its temporary folder; the next run removes it
+    import os
+    import subprocess
+    import sys
+
+    from ndncc.emulate.run import WORK_PREFIX, remove_stale_work_dirs
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = tmp_path / f"{WORK_PREFIX}{dead.pid}-abc"
+    mine = tmp_path / f"{WORK_PREFIX}{os.getpid()}-def"
+    live = tmp_path / f"{WORK_PREFIX}{os.getppid()}-ghi"  # another run still going
+    other = tmp_path / "ndncc-emu-notapid-x"
+    for d in (stale, mine, live, other):
+        d.mkdir()
+        (d / "1.toml").write_text("x")
+    assert remove_stale_work_dirs(tmp_path) == [stale]
+    assert not stale.exists() and mine.exists() and live.exists() and other.exists()

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from ndncc.emulate import netns, run
+from ndncc.procs import pid_alive
 from rt_helpers import ndnccd_binary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,7 +103,7 @@ def test_namespace_mode_cleans_up_a_crashed_runs_namespaces(ndnccd, tmp_path):
         # the run's own namespaces are gone (another emulate running now may have some: its
         # process is alive)
         ours = [m for ln in left.splitlines() if (m := netns.NS_PATTERN.match(ln.split()[0]))]
-        assert not [m.group(0) for m in ours if not netns._alive(int(m.group(1)))]
+        assert not [m.group(0) for m in ours if not pid_alive(int(m.group(1)))]
     finally:
         subprocess.run(["ip", "netns", "del", stale], capture_output=True, check=False)
 

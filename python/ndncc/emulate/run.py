@@ -28,6 +28,23 @@ MODES = ("auto", "netns", "loopback")
 ProgressFn = Callable[[float, float], Any]
 
 
+WORK_PREFIX = "ndncc-emu-"  # + the driver's pid + "-": its temporary configs, sockets, specs
+
+
+def remove_stale_work_dirs(tmp: Path | None = None) -> list[Path]:
+    """Removes the temporary folders of emulate runs whose driver is gone (one killed with
+    SIGKILL cannot clean up); returns them."""
+    from ..procs import pid_alive
+
+    gone = []
+    for d in Path(tmp or tempfile.gettempdir()).glob(f"{WORK_PREFIX}*-*"):
+        pid = d.name[len(WORK_PREFIX) :].split("-", 1)[0]
+        if d.is_dir() and pid.isdigit() and int(pid) != os.getpid() and not pid_alive(int(pid)):
+            shutil.rmtree(d, ignore_errors=True)
+            gone.append(d)
+    return gone
+
+
 def find_ndnccd(explicit: str | None = None) -> Path:
     """The ``ndnccd`` binary: ``explicit``, $NDNCCD, the source tree's target/release, PATH."""
     root = Path(__file__).resolve().parents[3]
@@ -141,7 +158,8 @@ def emulate(
     (out / "configs").mkdir(exist_ok=True)
     logs = out / "logs"
     logs.mkdir(exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="ndncc-emu-"))
+    remove_stale_work_dirs()
+    work = Path(tempfile.mkdtemp(prefix=f"{WORK_PREFIX}{os.getpid()}-"))
     sup = Supervisor(logs)
     ns = None
     old = signal.signal(signal.SIGTERM, _on_sigterm)
