@@ -102,7 +102,7 @@ def test_namespace_mode_cleans_up_a_crashed_runs_namespaces(ndnccd, tmp_path):
         # the run's own namespaces are gone (another emulate running now may have some: its
         # process is alive)
         ours = [m for ln in left.splitlines() if (m := netns.NS_PATTERN.match(ln.split()[0]))]
-        assert not [m.group(0) for m in ours if not netns._alive(int(m.group(1)))]
+        assert not [m.group(0) for m in ours if not netns.pid_alive(int(m.group(1)))]
     finally:
         subprocess.run(["ip", "netns", "del", stale], capture_output=True, check=False)
 
@@ -116,6 +116,8 @@ def test_namespace_mode_cleans_up_a_crashed_runs_namespaces(ndnccd, tmp_path):
             "cannot emulate: link 0 (C–R1): loss = 0.01",
         ),
         ([str(LINEAR), "--ndnccd", "/nonexistent/ndnccd"], "not an executable file"),
+        ([str(LINEAR), "--plot-bin", "0"], "--plot-bin 0.0: must be > 0 s"),
+        ([str(LINEAR), "--plot-bin", "nan"], "--plot-bin nan: must be > 0 s"),
     ],
 )
 def test_bad_input_is_one_line(tmp_path, args, message):

@@ -16,6 +16,8 @@ def cmd_emulate(args: argparse.Namespace) -> int:
     from .emulate.compare import compare, print_table
     from .emulate.run import emulate
 
+    if not args.plot_bin > 0:  # checked before the run, not minutes later in the report
+        raise InputError(f"--plot-bin {args.plot_bin}: must be > 0 s")
     overrides = {"overrides": _parse_set(args.set)} if args.set else {}
     sc = runner.load_scenario(args.scenario, seed=args.seed, duration=args.duration, **overrides)
     spec, _, _ = sc.resolved()
