@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli import EXIT_OK, InputError, _console, _parse_set
+from .cli import EXIT_OK, InputError, _console, _output_dir, _parse_set
 
 
 def cmd_emulate(args: argparse.Namespace) -> int:
@@ -22,6 +22,7 @@ def cmd_emulate(args: argparse.Namespace) -> int:
     sc = runner.load_scenario(args.scenario, seed=args.seed, duration=args.duration, **overrides)
     spec, _, _ = sc.resolved()
     out = Path(args.out) if args.out else Path("results") / f"{spec['name']}-emulate"
+    _output_dir(out)  # a bad --out is the user's to fix, said before the run
     bin_s = None
     if args.bin:
         from .cli_apps import _duration_s
