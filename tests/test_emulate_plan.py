@@ -116,6 +116,8 @@ def test_app_spec_files_are_checked(tmp_path, capsys):
         (["consumer", "--spec", str(bad)], "not a resolved app spec"),
         (["consumer", "--spec", str(bad), "--prefix", "/p"], "replaces --prefix"),
         (["consumer"], "--prefix is required"),
+        (["producer", "--prefix", "/p", "--data-wire-size", "-5"], "--data-wire-size -5: a Data"),
+        (["producer", "--prefix", "/p", "--data-wire-size", str(2**32)], "from 1 to"),
     ]
     for argv, words in cases:
         assert main([*argv, "--forwarder", "unix:///nonexistent.sock"]) == 3, argv

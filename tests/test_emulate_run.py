@@ -117,10 +117,16 @@ def test_namespace_mode_cleans_up_a_crashed_runs_namespaces(ndnccd, tmp_path):
             "cannot emulate: link 0 (C–R1): loss = 0.01",
         ),
         ([str(LINEAR), "--ndnccd", "/nonexistent/ndnccd"], "not an executable file"),
+        ([str(LINEAR), "--plot-bin", "0"], "--plot-bin 0.0: must be > 0 s"),
+        ([str(LINEAR), "--plot-bin", "nan"], "--plot-bin nan: must be > 0 s"),
+        ([str(LINEAR), "--out", "{a file}"], "exists and is not a directory"),
     ],
 )
 def test_bad_input_is_one_line(tmp_path, args, message):
-    r = emulate(*args, "--out", str(tmp_path / "o"), "-q")
+    (tmp_path / "f").write_text("", encoding="utf-8")
+    args = [str(tmp_path / "f") if a == "{a file}" else a for a in args]
+    out = [] if "--out" in args else ["--out", str(tmp_path / "o")]
+    r = emulate(*args, *out, "-q")
     assert r.returncode == 3, (r.stdout, r.stderr)
     assert message in r.stderr
     assert "Traceback" not in r.stderr

@@ -138,6 +138,10 @@ def cmd_producer(args: argparse.Namespace) -> int:
     from . import _core
 
     body, packets, prefix = _spec_of("producer", args)
+    if args.data_wire_size is not None and not 0 < args.data_wire_size < 2**32:
+        raise InputError(
+            f"--data-wire-size {args.data_wire_size}: a Data size in bytes, from 1 to {2**32 - 1}"
+        )
     report = _native_call(
         _core.rt_producer,
         args.forwarder,

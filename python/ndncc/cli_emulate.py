@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli import EXIT_OK, InputError, _console, _parse_set
+from .cli import EXIT_OK, InputError, _console, _output_dir, _parse_set
 
 
 def cmd_emulate(args: argparse.Namespace) -> int:
@@ -16,10 +16,13 @@ def cmd_emulate(args: argparse.Namespace) -> int:
     from .emulate.compare import compare, print_table
     from .emulate.run import emulate
 
+    if not args.plot_bin > 0:  # checked before the run, not minutes later in the report
+        raise InputError(f"--plot-bin {args.plot_bin}: must be > 0 s")
     overrides = {"overrides": _parse_set(args.set)} if args.set else {}
     sc = runner.load_scenario(args.scenario, seed=args.seed, duration=args.duration, **overrides)
     spec, _, _ = sc.resolved()
     out = Path(args.out) if args.out else Path("results") / f"{spec['name']}-emulate"
+    _output_dir(out)  # a bad --out is the user's to fix, said before the run
     bin_s = None
     if args.bin:
         from .cli_apps import _duration_s

@@ -118,7 +118,9 @@ pub struct Received {
 }
 
 /// Sends `datagrams` (bytes, destination) with as few `sendmmsg` calls as the kernel allows;
-/// returns how many were not sent (an error stops the batch: the rest count as not sent).
+/// returns how many were not sent. A full socket buffer stops the batch (the rest count as not
+/// sent); a datagram the kernel refuses for itself (too large, bad destination) is skipped and
+/// the others are still sent.
 pub fn send_batch(fd: RawFd, datagrams: &[(Vec<u8>, SocketAddr)]) -> usize {
     send_with(fd, datagrams.len(), |i| {
         (datagrams[i].0.as_slice(), Some(datagrams[i].1))
@@ -135,7 +137,7 @@ fn send_with<'a>(
     count: usize,
     item: impl Fn(usize) -> (&'a [u8], Option<SocketAddr>),
 ) -> usize {
-    let mut done = 0;
+    let (mut done, mut unsent) = (0, 0);
     while done < count {
         let range = done..(done + BATCH).min(count);
         let items: Vec<_> = range.map(&item).collect();
@@ -175,11 +177,19 @@ fn send_with<'a>(
             if n < 0 && e.kind() == io::ErrorKind::Interrupted {
                 continue;
             }
-            return count - done;
+            if n == 0 || e.kind() == io::ErrorKind::WouldBlock {
+                // the socket's buffer is full: the rest of the batch is dropped
+                return unsent + count - done;
+            }
+            // the kernel refused the first datagram of the batch (too large, unreachable
+            // destination...): that one is not sent, the others still are
+            unsent += 1;
+            done += 1;
+            continue;
         }
         done += n as usize;
     }
-    0
+    unsent
 }
 
 #[cfg(test)]
@@ -211,6 +221,26 @@ mod tests {
         assert_eq!(seen, sent, "every datagram, whole, in order");
         let e = recv_batch(b.as_raw_fd(), &mut buf, &mut got).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::WouldBlock);
+    }
+
+    /// One datagram the kernel refuses (over the UDP maximum) costs that datagram only, not
+    /// the rest of the batch behind it.
+    #[test]
+    fn a_refused_datagram_does_not_drop_the_others() {
+        let a = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let b = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let to = b.local_addr().unwrap();
+        let mut grams: Vec<(Vec<u8>, SocketAddr)> = (0..6u8).map(|i| (vec![i; 10], to)).collect();
+        grams.insert(2, (vec![9; 70_000], to)); // EMSGSIZE
+        assert_eq!(send_batch(a.as_raw_fd(), &grams), 1);
+        let (mut buf, mut got, mut seen) = (Vec::new(), Vec::new(), Vec::new());
+        while let Ok(()) = recv_batch(b.as_raw_fd(), &mut buf, &mut got) {
+            for (k, r) in got.iter().enumerate() {
+                seen.push(buf[k * SLOT]);
+                assert_eq!(r.len, 10);
+            }
+        }
+        assert_eq!(seen, vec![0, 1, 2, 3, 4, 5]);
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! (`busy_until`), even when the poll loop wakes up late. Starting it at the late wake-up
 //! instead would lose the overshoot of every packet, and a saturated 10 Mbit/s link would carry
 //! a fraction of its rate on a busy machine (`ndncc emulate` on seed 002's linear topology,
-//! with and without this rule: docs/emulate/README.md).
+//! with and without this rule: docs/emulate/README.md). Only one packet per wake-up catches up:
+//! the link keeps whether a packet waited, not how many, so after a wake-up later than one
+//! serialization time the second waiting packet starts at the wake-up.
 
 use super::config::LinkConfig;
 use ndncc_core::time::{BitRate, Duration, Instant};

@@ -119,6 +119,10 @@ pub struct Daemon {
     udp_buf: Vec<u8>,
     /// Datagrams to send at the end of the turn, per UDP socket: (bytes, destination).
     udp_out: Vec<Vec<(Vec<u8>, SocketAddr)>>,
+    /// UDP sockets left with datagrams by the read budget ([`udp::UDP_BATCHES_PER_READ`]).
+    udp_reread: Vec<usize>,
+    /// Batches read per UDP socket per turn ([`udp::UDP_BATCHES_PER_READ`]; tests lower it).
+    udp_batches_per_read: usize,
     unix: Option<UnixListener>,
     tcp: Option<TcpListener>,
     poll: Poll,
@@ -178,6 +182,8 @@ impl Daemon {
             udp: Vec::new(),
             udp_buf: Vec::new(),
             udp_out: Vec::new(),
+            udp_reread: Vec::new(),
+            udp_batches_per_read: udp::UDP_BATCHES_PER_READ,
             unix: None,
             tcp: None,
             poll,
@@ -309,7 +315,7 @@ impl Daemon {
             let now = self.now();
             self.on_timers(now);
             self.transmit(now);
-            let wait = match self.reread.is_empty() {
+            let wait = match self.reread.is_empty() && self.udp_reread.is_empty() {
                 true => self.next_wake(now).map(|t| {
                     let ns = t.0.saturating_sub(self.now().0);
                     std::time::Duration::from_nanos(ns)
@@ -342,6 +348,9 @@ impl Daemon {
             }
             for id in std::mem::take(&mut self.reread) {
                 self.read_stream(id);
+            }
+            for i in std::mem::take(&mut self.udp_reread) {
+                self.read_udp(i);
             }
         }
         self.shutdown();
