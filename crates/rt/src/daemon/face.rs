@@ -500,7 +500,7 @@ impl Daemon {
                     .core
                     .faces
                     .get(id.0 as usize)
-                    .is_some_and(|f| f.queue_len() > 0);
+                    .map_or(0, |f| f.queue_len());
                 if let Some(Some(f)) = self.faces.get_mut(id.0 as usize) {
                     f.link.queue_seen(now, waiting);
                 }

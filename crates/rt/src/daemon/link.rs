@@ -8,9 +8,10 @@
 //! (`busy_until`), even when the poll loop wakes up late. Starting it at the late wake-up
 //! instead would lose the overshoot of every packet, and a saturated 10 Mbit/s link would carry
 //! a fraction of its rate on a busy machine (`ndncc emulate` on seed 002's linear topology,
-//! with and without this rule: docs/emulate/README.md). Only one packet per wake-up catches up:
-//! the link keeps whether a packet waited, not how many, so after a wake-up later than one
-//! serialization time the second waiting packet starts at the wake-up.
+//! with and without this rule: docs/emulate/README.md). The link counts the packets it saw
+//! waiting while it was busy (packets enter the core's queue only while the daemon runs, so a
+//! packet seen at one wake-up has waited since then): every one of them starts back to back
+//! when its predecessor ends, however many serialization times the next wake-up is late.
 
 use super::config::LinkConfig;
 use ndncc_core::time::{BitRate, Duration, Instant};
@@ -24,8 +25,9 @@ pub struct Link {
     busy_until: Instant,
     /// Serialized packets in propagation, with the instant each reaches the socket.
     in_flight: VecDeque<(Instant, Vec<u8>)>,
-    /// A packet was waiting in the queue before `busy_until`: the next one starts then.
-    backlogged: bool,
+    /// How many packets at the head of the queue were seen waiting while the transmitter was
+    /// busy: each starts when the one before it ends.
+    backlog: usize,
 }
 
 impl Link {
@@ -37,7 +39,7 @@ impl Link {
             delay: Duration::from_secs_f64(cfg.delay_ms / 1e3),
             busy_until: Instant::ZERO,
             in_flight: VecDeque::new(),
-            backlogged: false,
+            backlog: 0,
         }
     }
 
@@ -51,25 +53,29 @@ impl Link {
         (self.busy_until > now).then_some(self.busy_until)
     }
 
-    /// Tells the link whether packets wait in its queue at `now`: a packet seen waiting while
-    /// the transmitter is busy starts as soon as it is free, however late the next wake-up.
-    pub fn queue_seen(&mut self, now: Instant, waiting: bool) {
-        if !waiting {
-            self.backlogged = false;
+    /// Tells the link how many packets wait in its queue at `now`. Packets seen waiting while
+    /// the transmitter is busy start as soon as it is free, one after the other, however late
+    /// the next wake-up; an earlier sighting of the head of the queue is kept (those packets
+    /// have waited since then).
+    pub fn queue_seen(&mut self, now: Instant, waiting: usize) {
+        if waiting == 0 {
+            self.backlog = 0;
+        } else if self.backlog > 0 {
+            self.backlog = self.backlog.min(waiting); // the queue may have dropped some
         } else if self.busy_until > now {
-            self.backlogged = true;
+            self.backlog = waiting;
         }
     }
 
     /// Puts a packet on the link at `now`: it starts when the previous one ended if it was
-    /// waiting for it ([`Link::queue_seen`]), else now.
+    /// seen waiting for it ([`Link::queue_seen`]), else now.
     pub fn send(&mut self, now: Instant, bytes: Vec<u8>) {
-        let start = if self.backlogged {
+        let start = if self.backlog > 0 {
+            self.backlog -= 1;
             self.busy_until
         } else {
             now.max(self.busy_until)
         };
-        self.backlogged = false;
         let tx = self.bandwidth.map_or(Duration::ZERO, |b| {
             b.serialization(u32::try_from(bytes.len()).unwrap_or(u32::MAX))
         });
@@ -132,20 +138,47 @@ mod tests {
         };
         let mut l = Link::new(&cfg);
         l.send(Instant(0), vec![0; 1000]); // busy until 1 ms
-        l.queue_seen(Instant(500_000), true); // the next one waits
-                                              // the loop wakes 300 µs late: the packet still leaves at 1 ms, ends at 2 ms
+        l.queue_seen(Instant(500_000), 1); // the next one waits
+                                           // the loop wakes 300 µs late: the packet still leaves at 1 ms, ends at 2 ms
         let late = Instant(1_300_000);
         assert!(l.free(late));
         l.send(late, vec![0; 1000]);
         assert_eq!(l.free_at(late), Some(Instant(2_000_000)));
         // nothing waited: a packet sent at 5 ms starts at 5 ms
-        l.queue_seen(Instant(2_000_000), false);
+        l.queue_seen(Instant(2_000_000), 0);
         l.send(Instant(5_000_000), vec![0; 1000]);
         assert_eq!(l.free_at(Instant(5_000_000)), Some(Instant(6_000_000)));
         // a packet seen only after the link went free starts when it is sent
-        l.queue_seen(Instant(7_000_000), true);
+        l.queue_seen(Instant(7_000_000), 1);
         l.send(Instant(7_200_000), vec![0; 1000]);
         assert_eq!(l.free_at(Instant(7_200_000)), Some(Instant(8_200_000)));
+    }
+
+    /// Every packet seen waiting catches up, not only the first: three packets behind a busy
+    /// transmitter and a wake-up 3.5 serialization times late still leave back to back.
+    #[test]
+    fn every_waiting_packet_catches_up_after_a_late_wake_up() {
+        let cfg = LinkConfig {
+            bandwidth_mbps: Some(8.0),
+            delay_ms: 0.0,
+            queue_packets: 10,
+        };
+        let mut l = Link::new(&cfg);
+        l.send(Instant(0), vec![0; 1000]); // busy until 1 ms
+        l.queue_seen(Instant(500_000), 3);
+        // the late wake-up finds a fourth packet, queued at that wake-up: it starts there
+        let late = Instant(4_500_000);
+        for (queued, end) in [
+            (4, 2_000_000),
+            (3, 3_000_000),
+            (2, 4_000_000),
+            (1, 5_500_000),
+        ] {
+            l.queue_seen(late, queued); // the daemon looks again before each packet
+            assert!(l.free(late));
+            l.send(late, vec![0; 1000]);
+            assert_eq!(l.busy_until, Instant(end));
+        }
     }
 
     #[test]
