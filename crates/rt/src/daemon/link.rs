@@ -106,14 +106,18 @@ impl Link {
 mod tests {
     use super::*;
 
+    /// A link of 8 Mbit/s (1 000 B serialize in 1 ms) with `delay_ms` of propagation.
+    fn link_8mbps(delay_ms: f64) -> Link {
+        Link::new(&LinkConfig {
+            bandwidth_mbps: Some(8.0),
+            delay_ms,
+            queue_packets: 10,
+        })
+    }
+
     #[test]
     fn bandwidth_serializes_and_delay_holds() {
-        let cfg = LinkConfig {
-            bandwidth_mbps: Some(8.0),
-            delay_ms: 10.0,
-            queue_packets: 10,
-        };
-        let mut l = Link::new(&cfg);
+        let mut l = link_8mbps(10.0);
         let t0 = Instant(0);
         assert!(l.free(t0));
         l.send(t0, vec![0; 1000]); // 8000 bits at 8 Mbit/s: 1 ms
@@ -131,12 +135,7 @@ mod tests {
     /// before it ended; a packet that arrived after the link went idle starts when it is sent.
     #[test]
     fn a_late_wake_up_keeps_the_rate() {
-        let cfg = LinkConfig {
-            bandwidth_mbps: Some(8.0),
-            delay_ms: 0.0,
-            queue_packets: 10,
-        };
-        let mut l = Link::new(&cfg);
+        let mut l = link_8mbps(0.0);
         l.send(Instant(0), vec![0; 1000]); // busy until 1 ms
         l.queue_seen(Instant(500_000), 1); // the next one waits
                                            // the loop wakes 300 µs late: the packet still leaves at 1 ms, ends at 2 ms
@@ -158,12 +157,7 @@ mod tests {
     /// transmitter and a wake-up 3.5 serialization times late still leave back to back.
     #[test]
     fn every_waiting_packet_catches_up_after_a_late_wake_up() {
-        let cfg = LinkConfig {
-            bandwidth_mbps: Some(8.0),
-            delay_ms: 0.0,
-            queue_packets: 10,
-        };
-        let mut l = Link::new(&cfg);
+        let mut l = link_8mbps(0.0);
         l.send(Instant(0), vec![0; 1000]); // busy until 1 ms
         l.queue_seen(Instant(500_000), 3);
         // the late wake-up finds a fourth packet, queued at that wake-up: it starts there
