@@ -40,9 +40,9 @@ crate::scheme_config! {
         /// active on it, S the Data an Interest brings); the rest wait in its queue.
         fair_rate: bool = false, Kind::Bool, "";
         /// The RTT of the derived quota's bandwidth-delay product: the face's smallest RTT
-        /// sample (true: the BDP rule's round trip without queueing, as seed 001 sizes its
-        /// buffers with a fixed RTT) or its smoothed RTT (false: it includes the queueing delay,
-        /// so the quota grows with the queue it should prevent) [OPEN: true].
+        /// sample (true: the bandwidth-delay product's round trip without queueing; our
+        /// reading, seed 001 says nothing of HbH's RTT) or its smoothed RTT (false: it includes
+        /// the queueing delay, so the quota grows with the queue it should prevent) [OPEN: true].
         quota_min_rtt: bool = true, Kind::Bool, "";
     }
 }
