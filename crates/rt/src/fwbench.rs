@@ -166,33 +166,47 @@ pub fn run(cfg: &BenchConfig, stop: &AtomicBool) -> Result<BenchResult, String> 
 }
 
 /// Queues the Interest for `next_seq` in `batch` and records when.
-fn issue(
-    batch: &mut Vec<Vec<u8>>,
-    pending: &mut HashMap<u64, Instant>,
-    next_seq: &mut u64,
-    nonces: &mut Nonces,
-    prefix: &Name,
+/// The consumer's outstanding Interests: each new one is encoded into `batch` (sent at the
+/// end of the turn) and remembered in `pending` with its sending instant.
+struct Requests<'a> {
+    prefix: &'a Name,
     lifetime: Duration,
-) -> io::Result<()> {
-    let i = Interest {
-        name: prefix.clone().with(Component::sequence_num(*next_seq)),
-        nonce: Some(nonces.next()),
-        lifetime: Some(lifetime.as_millis() as u64),
-        ..Interest::default()
-    };
-    batch.push(i.encode().map_err(io::Error::other)?);
-    pending.insert(*next_seq, Instant::now());
-    *next_seq += 1;
-    Ok(())
+    nonces: Nonces,
+    pending: HashMap<u64, Instant>,
+    next_seq: u64,
+    batch: Vec<Vec<u8>>,
+}
+
+impl Requests<'_> {
+    fn issue(&mut self) -> io::Result<()> {
+        let i = Interest {
+            name: self
+                .prefix
+                .clone()
+                .with(Component::sequence_num(self.next_seq)),
+            nonce: Some(self.nonces.next()),
+            lifetime: Some(self.lifetime.as_millis() as u64),
+            ..Interest::default()
+        };
+        self.batch.push(i.encode().map_err(io::Error::other)?);
+        self.pending.insert(self.next_seq, Instant::now());
+        self.next_seq += 1;
+        Ok(())
+    }
 }
 
 fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Result<BenchResult> {
     let mut face = ClientFace::connect(&cfg.consumer)?;
-    let mut nonces = Nonces(0x2545_F491_4F6C_DD1D ^ u64::from(std::process::id()));
-    let mut pending: HashMap<u64, Instant> = HashMap::with_capacity(cfg.window * 2);
-    let mut next_seq = 0u64;
     // the Interests of one turn go out in one write (stream faces)
-    let (mut batch, mut scratch) = (Vec::new(), Vec::new());
+    let mut req = Requests {
+        prefix,
+        lifetime: cfg.timeout,
+        nonces: Nonces(0x2545_F491_4F6C_DD1D ^ u64::from(std::process::id())),
+        pending: HashMap::with_capacity(cfg.window * 2),
+        next_seq: 0,
+        batch: Vec::new(),
+    };
+    let mut scratch = Vec::new();
     let mut r = BenchResult::default();
     let (mut bytes_in, mut payload_in, mut rtt_sum) = (0u64, 0u64, 0f64);
     let t0 = Instant::now();
@@ -200,17 +214,10 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
     let end = measure_from + cfg.duration;
     let mut measuring = false;
     for _ in 0..cfg.window {
-        issue(
-            &mut batch,
-            &mut pending,
-            &mut next_seq,
-            &mut nonces,
-            prefix,
-            cfg.timeout,
-        )?;
+        req.issue()?;
     }
-    face.send_many(&batch, &mut scratch)?;
-    batch.clear();
+    face.send_many(&req.batch, &mut scratch)?;
+    req.batch.clear();
     let mut rx = Vec::new();
     let mut last_sweep = Instant::now();
     let mut sent_at_start = 0;
@@ -221,7 +228,7 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
         }
         if !measuring && now >= measure_from {
             measuring = true;
-            sent_at_start = next_seq;
+            sent_at_start = req.next_seq;
         }
         face.recv(Duration::from_millis(10), &mut rx)?;
         let now = Instant::now();
@@ -240,7 +247,7 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
             else {
                 continue;
             };
-            let Some(sent) = pending.remove(&seq) else {
+            let Some(sent) = req.pending.remove(&seq) else {
                 continue;
             };
             if measuring {
@@ -249,39 +256,26 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
                 payload_in += d.content.map_or(0, <[u8]>::len) as u64;
                 rtt_sum += now.duration_since(sent).as_secs_f64();
             }
-            issue(
-                &mut batch,
-                &mut pending,
-                &mut next_seq,
-                &mut nonces,
-                prefix,
-                cfg.timeout,
-            )?;
+            req.issue()?;
         }
         if now.duration_since(last_sweep) >= Duration::from_millis(50) {
             last_sweep = now;
-            let expired: Vec<u64> = pending
+            let expired: Vec<u64> = req
+                .pending
                 .iter()
                 .filter(|(_, &t)| now.duration_since(t) >= cfg.timeout)
                 .map(|(&s, _)| s)
                 .collect();
             for seq in expired {
-                pending.remove(&seq);
+                req.pending.remove(&seq);
                 if measuring {
                     r.timeouts += 1;
                 }
-                issue(
-                    &mut batch,
-                    &mut pending,
-                    &mut next_seq,
-                    &mut nonces,
-                    prefix,
-                    cfg.timeout,
-                )?;
+                req.issue()?;
             }
         }
-        face.send_many(&batch, &mut scratch)?;
-        batch.clear();
+        face.send_many(&req.batch, &mut scratch)?;
+        req.batch.clear();
     }
     let secs = Instant::now()
         .min(end)
@@ -289,7 +283,7 @@ fn consumer_loop(cfg: &BenchConfig, prefix: &Name, stop: &AtomicBool) -> io::Res
         .as_secs_f64()
         .max(1e-9);
     r.elapsed_s = secs;
-    r.interests_sent = next_seq.saturating_sub(sent_at_start);
+    r.interests_sent = req.next_seq.saturating_sub(sent_at_start);
     r.exchanges_per_s = r.exchanges as f64 / secs;
     r.wire_mbps = bytes_in as f64 * 8.0 / secs / 1e6;
     r.payload_mbps = payload_in as f64 * 8.0 / secs / 1e6;
