@@ -104,7 +104,7 @@ def rows(res: dict, quick: bool) -> list[Row]:
                         "", "reported", None)
                 )  # fmt: skip
                 out.append(
-                    Row(exp, "changes of R1's busier face (100 ms bins)", label, "one (260 → 261)",
+                    Row(exp, "changes of R1's busier face (100 ms bins)", label, "diverts 260 → 261",
                         switches(o), "", "reported", None)
                 )  # fmt: skip
             if scen == "multipath 2":
