@@ -175,6 +175,23 @@ mod tests {
         }
     }
 
+    /// Packets the queue dropped after they were seen do not lend their catch-up to a packet
+    /// that came later.
+    #[test]
+    fn dropped_waiting_packets_leave_the_count() {
+        let mut l = link_8mbps(0.0);
+        l.send(Instant(0), vec![0; 1000]); // busy until 1 ms
+        l.queue_seen(Instant(500_000), 3);
+        l.queue_seen(Instant(600_000), 1); // two of them dropped by the queue
+        let late = Instant(4_500_000);
+        l.queue_seen(late, 1);
+        l.send(late, vec![0; 1000]); // the one left catches up: 1 → 2 ms
+        assert_eq!(l.busy_until, Instant(2_000_000));
+        l.queue_seen(late, 1); // queued at the late wake-up: starts there
+        l.send(late, vec![0; 1000]);
+        assert_eq!(l.busy_until, Instant(5_500_000));
+    }
+
     #[test]
     fn no_emulation_writes_at_once() {
         let mut l = Link::new(&LinkConfig::default());
