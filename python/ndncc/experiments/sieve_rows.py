@@ -104,8 +104,8 @@ def rows(res: dict, quick: bool) -> list[Row]:
                         "", "reported", None)
                 )  # fmt: skip
                 out.append(
-                    Row(exp, "changes of R1's busier face (100 ms bins)", label, "diverts 260 → 261",
-                        switches(o), "", "reported", None)
+                    Row(exp, "changes of R1's busier face (100 ms bins)", label,
+                        "diverts 260 → 261", switches(o), "", "reported", None)
                 )  # fmt: skip
             if scen == "multipath 2":
                 t = detour_start(o)
