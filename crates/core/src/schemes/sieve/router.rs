@@ -58,6 +58,20 @@ crate::scheme_config! {
         /// severe (false: only when β rises above th1, "when β > th1 the router sends a
         /// signal" read as an event) [OPEN; true].
         signal_changes: bool = true, Kind::Bool, "";
+        /// β counts the bits of the packets *arriving* at the interface (joining its queue,
+        /// those the queue then drops included) instead of those it sends: the paper's x_ij is
+        /// "the number of packets arriving at Link(ij) per unit time", and NFD's face counters,
+        /// which an ndnSIM module would read, count a packet when it is handed to the
+        /// transport, before the device queue [OPEN; false].
+        beta_on_arrival: bool = false, Kind::Bool, "";
+        /// A Data is marked whenever ε > th2, even when the last window's β ≤ th1: the
+        /// quadrant (β ≤ th1, ε > th2) that Table 2's text does not name, read as severe (a
+        /// queue that long keeps the link busy now, whatever the last window averaged)
+        /// [OPEN; false: free, as the spec reads Table 2].
+        queue_alone: bool = false, Kind::Bool, "";
+        /// Mark a Data when it joins the queue, reading the queue it joins (as NFD marks in
+        /// ndnSIM, before the device queue), instead of when it leaves [OPEN; false].
+        mark_on_enqueue: bool = false, Kind::Bool, "";
     }
 }
 
@@ -232,20 +246,34 @@ impl SieveRouter {
         }
     }
 
-    /// Whether a Data leaving `face` now is in severe congestion.
+    /// Whether a Data leaving (or, with `mark_on_enqueue`, joining) `face` now is in severe
+    /// congestion.
     fn severe(&self, face: &Face) -> bool {
-        let Some(i) = self.ifaces.get(face.id.0 as usize) else {
-            return false;
-        };
-        if i.beta <= self.cfg.th1 {
+        let last = self
+            .ifaces
+            .get(face.id.0 as usize)
+            .copied()
+            .unwrap_or_default();
+        if last.beta <= self.cfg.th1 && !self.cfg.queue_alone {
             return false;
         }
         let eps = if self.cfg.instant_queue {
             occupancy(face)
         } else {
-            i.eps
+            last.eps
         };
         eps > self.cfg.th2
+    }
+}
+
+impl SieveRouter {
+    /// Marks `p` if it is an unmarked Data and `face` is in severe congestion.
+    fn mark(&self, face: FaceId, p: &mut Packet, faces: &[Face]) {
+        if let Packet::Data(d) = p {
+            if self.cfg.mark && !d.ext.mark && self.severe(&faces[face.0 as usize]) {
+                d.ext.mark = true;
+            }
+        }
     }
 }
 
@@ -272,6 +300,17 @@ impl RouterHooks for SieveRouter {
         }
     }
 
+    fn on_enqueue(&mut self, _now: Instant, face: FaceId, p: &mut Packet, faces: &[Face]) -> bool {
+        if self.cfg.beta_on_arrival {
+            let size = p.size() as u64;
+            self.iface(face).bytes += size;
+        }
+        if self.cfg.mark_on_enqueue {
+            self.mark(face, p, faces);
+        }
+        true
+    }
+
     fn on_dequeue(
         &mut self,
         _now: Instant,
@@ -280,12 +319,12 @@ impl RouterHooks for SieveRouter {
         _sojourn: Duration,
         faces: &[Face],
     ) {
-        let size = p.size() as u64;
-        self.iface(face).bytes += size;
-        if let Packet::Data(d) = p {
-            if self.cfg.mark && !d.ext.mark && self.severe(&faces[face.0 as usize]) {
-                d.ext.mark = true;
-            }
+        if !self.cfg.beta_on_arrival {
+            let size = p.size() as u64;
+            self.iface(face).bytes += size;
+        }
+        if !self.cfg.mark_on_enqueue {
+            self.mark(face, p, faces);
         }
     }
 

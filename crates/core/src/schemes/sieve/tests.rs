@@ -230,6 +230,85 @@ fn data_is_marked_only_in_severe_congestion() {
     assert!(matches!(i, Packet::Interest(_)));
 }
 
+/// Offers `bytes` to the router's enqueue step on `face` in Data packets of 1 000 B; returns
+/// how many joined marked.
+fn offer(r: &mut SieveRouter, faces: &[Face], face: u32, bytes: u64) -> u32 {
+    let mut marked = 0;
+    for _ in 0..bytes / 1000 {
+        let mut p = Packet::Data(data(1000));
+        assert!(r.on_enqueue(at(0), FaceId(face), &mut p, faces));
+        if let Packet::Data(d) = p {
+            marked += u32::from(d.ext.mark);
+        }
+    }
+    marked
+}
+
+#[test]
+fn with_queue_alone_a_long_queue_marks_whatever_the_last_window_averaged() {
+    let cfg = SieveRouterConfig {
+        queue_alone: true,
+        ..Default::default()
+    };
+    let mut r = SieveRouter::new(cfg);
+    let (short, long) = ([net_face(0, 30)], [net_face(0, 31)]);
+    // before any window (β = 0) and after a window with β = 0.5
+    assert_eq!(send(&mut r, &long, 0, 10_000), 10, "ε > th2 marks at β = 0");
+    assert_eq!(send(&mut r, &short, 0, 10_000), 0, "ε = th2 does not");
+    send(&mut r, &short, 0, 40_000); // 60 kB in the window: β = 0.48
+    r.on_timeout(at(100), &short);
+    assert!((r.measures(FaceId(0)).0 - 0.48).abs() < 1e-12);
+    assert_eq!(r.state(FaceId(0)), State::Free, "the state keeps Table 2");
+    assert_eq!(send(&mut r, &long, 0, 5_000), 5);
+    assert_eq!(send(&mut r, &short, 0, 5_000), 0);
+}
+
+#[test]
+fn beta_on_arrival_counts_what_joins_the_queue_and_not_what_leaves() {
+    let cfg = SieveRouterConfig {
+        beta_on_arrival: true,
+        ..Default::default()
+    };
+    let mut r = SieveRouter::new(cfg);
+    let faces = [net_face(0, 0)];
+    // 250 kB offered in 100 ms (twice the link), 50 kB sent: β = 2
+    offer(&mut r, &faces, 0, 250_000);
+    send(&mut r, &faces, 0, 50_000);
+    r.on_timeout(at(100), &faces);
+    assert!((r.measures(FaceId(0)).0 - 2.0).abs() < 1e-12);
+    // the default counts what leaves: the same traffic gives β = 0.4
+    let mut d = router();
+    offer(&mut d, &faces, 0, 250_000);
+    send(&mut d, &faces, 0, 50_000);
+    d.on_timeout(at(100), &faces);
+    assert!((d.measures(FaceId(0)).0 - 0.4).abs() < 1e-12);
+}
+
+#[test]
+fn mark_on_enqueue_marks_data_joining_a_long_queue_and_not_when_it_leaves() {
+    let cfg = SieveRouterConfig {
+        mark_on_enqueue: true,
+        queue_alone: true,
+        ..Default::default()
+    };
+    let mut r = SieveRouter::new(cfg);
+    let (short, long) = ([net_face(0, 30)], [net_face(0, 31)]);
+    assert_eq!(offer(&mut r, &long, 0, 10_000), 10);
+    assert_eq!(offer(&mut r, &short, 0, 10_000), 0);
+    assert_eq!(
+        send(&mut r, &long, 0, 10_000),
+        0,
+        "nothing marked on the way out"
+    );
+    // the default marks on the way out only
+    let mut d = SieveRouter::new(SieveRouterConfig {
+        queue_alone: true,
+        ..Default::default()
+    });
+    assert_eq!(offer(&mut d, &long, 0, 10_000), 0);
+    assert_eq!(send(&mut d, &long, 0, 10_000), 10);
+}
+
 #[test]
 fn a_prefix_leaves_on_the_interface_with_the_lowest_metric() {
     let mut r = router();
