@@ -233,6 +233,8 @@ def rows(res: dict) -> list[Row]:
         whole, late, std = throughput(o)
         rep(f"dumbbell total throughput: whole run / after {STEADY_FROM_S:g} s / std after it",
             [whole, late, std], "Mbit/s")  # fmt: skip
+        rep("total throughput, whole runs: multipath 1 / multipath 2",
+            [throughput(res[key(label, scen)])[0] for scen in SCENARIOS[1:]], "Mbit/s")  # fmt: skip
         rep("Jain fairness index: dumbbell / multipath 2",
             [jain_index(o), jain_index(res[key(label, "multipath 2")])], "")  # fmt: skip
         d = delays_ms(o)
