@@ -259,6 +259,11 @@ def test_the_start_up_probe_shows_where_the_first_mark_comes(rep):
         _, q_mark, q_peak = s[("first mark", fast + label)]
         assert q_mark == 31 and q_peak < 100, label
         assert s[("Data dropped", fast + label)] == [0, 0, 0, 0], label
+    # β sliding every 10 ms marks sooner than the 100 ms block, an EWMA of the blocks later
+    block = s[("first mark", fast + "th2 = 0.3")][0]
+    sliding = s[("first mark", fast + "th2 = 0.3, β over the last 100 ms, sliding every 10 ms")]
+    ewma = s[("first mark", fast + "th2 = 0.3, β an EWMA of 100 ms windows (gain 0.5)")]
+    assert sliding[0] < block < ewma[0]
 
 
 def test_no_th2_gives_the_fast_start_both_zero_loss_and_9_mbits(rep):

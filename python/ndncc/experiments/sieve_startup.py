@@ -51,6 +51,9 @@ def candidates() -> dict[str, dict]:
     add("th2 = 0.3", 0.3)
     add("th2 = 0.3, β counted on arrival", 0.3, {"beta_on_arrival": True})
     add("th2 = 0.3, 10 ms window", 0.3, {"window": "10ms"})
+    add("th2 = 0.3, β over the last 100 ms, sliding every 10 ms", 0.3,
+        {"window": "10ms", "beta_windows": 10})  # fmt: skip
+    add("th2 = 0.3, β an EWMA of 100 ms windows (gain 0.5)", 0.3, {"beta_gain": 0.5})
     for th2 in (0.3, 0.4, 0.5, 0.6, 0.7):
         add(f"th2 = {th2}, queue alone", th2, {"queue_alone": True})
     # finer points near the dumbbell's edge between loss and 9 Mbit/s: fitted, not a reading

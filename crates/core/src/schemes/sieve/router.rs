@@ -47,6 +47,13 @@ crate::scheme_config! {
         th2: f64 = 0.3, Kind::open_range(0.0, 1.0), "";
         /// The measurement window of β and ε [OPEN; 100 ms].
         window: Duration = Duration::from_millis(100), Kind::PERIOD, "time";
+        /// β is the mean utilisation of the last `beta_windows` windows, updated at each
+        /// window's close (1: the last window alone, a block average; e.g. 10 with a 10 ms
+        /// window: a 100 ms average sliding every 10 ms) [OPEN; 1].
+        beta_windows: u32 = 1, Kind::Integer { min: 1, max: 1_000 }, "windows";
+        /// The weight of the newest value in β: β ← (1 − g)·β + g·(the mean above) at each
+        /// window's close (1: no memory; below 1, an EWMA over windows) [OPEN; 1].
+        beta_gain: f64 = 1.0, Kind::Positive, "";
         /// T_p: the period of the (β, ε) reports to the controller (paper: 0.5 s).
         report_period: Duration = Duration::from_millis(500), Kind::PERIOD, "time";
         /// Read ε for marking at each Data's departure (true) or from the last window (false)
@@ -77,6 +84,13 @@ crate::scheme_config! {
 
 impl SchemeConfig for SieveRouterConfig {
     fn cross_checks(&self) -> Vec<Problem> {
+        if self.beta_gain > 1.0 {
+            return vec![Problem::new(
+                &["beta_gain"],
+                format!("beta_gain {} is above 1", self.beta_gain),
+                "set beta_gain in (0, 1]: 1 keeps no memory, below 1 is an EWMA",
+            )];
+        }
         if self.report_period < self.window {
             return vec![Problem::new(
                 &["report_period", "window"],
@@ -142,10 +156,12 @@ pub fn occupancy(face: &Face) -> f64 {
 }
 
 /// What the module knows about one interface.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Iface {
     /// Bytes sent in the current window.
     bytes: u64,
+    /// The utilisation of the last `beta_windows` complete windows, newest last.
+    recent: VecDeque<f64>,
     /// β and ε of the last complete window.
     beta: f64,
     eps: f64,
@@ -230,8 +246,14 @@ impl SieveRouter {
         for f in faces.iter().filter(|f| !f.is_app()) {
             let eps = occupancy(f);
             let cap = f.bandwidth.map_or(0, |b| b.0);
+            let (n, gain) = (self.cfg.beta_windows.max(1) as usize, self.cfg.beta_gain);
             let i = self.iface(f.id);
-            i.beta = utilisation(i.bytes, cap, window);
+            if i.recent.len() == n {
+                i.recent.pop_front();
+            }
+            i.recent.push_back(utilisation(i.bytes, cap, window));
+            let mean = i.recent.iter().sum::<f64>() / i.recent.len() as f64;
+            i.beta = (1.0 - gain) * i.beta + gain * mean;
             i.eps = eps;
             i.bytes = 0;
             let was = i.state;
@@ -249,18 +271,17 @@ impl SieveRouter {
     /// Whether a Data leaving (or, with `mark_on_enqueue`, joining) `face` now is in severe
     /// congestion.
     fn severe(&self, face: &Face) -> bool {
-        let last = self
+        let (beta, last_eps) = self
             .ifaces
             .get(face.id.0 as usize)
-            .copied()
-            .unwrap_or_default();
-        if last.beta <= self.cfg.th1 && !self.cfg.queue_alone {
+            .map_or((0.0, 0.0), |i| (i.beta, i.eps));
+        if beta <= self.cfg.th1 && !self.cfg.queue_alone {
             return false;
         }
         let eps = if self.cfg.instant_queue {
             occupancy(face)
         } else {
-            last.eps
+            last_eps
         };
         eps > self.cfg.th2
     }

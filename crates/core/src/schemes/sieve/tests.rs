@@ -310,6 +310,45 @@ fn mark_on_enqueue_marks_data_joining_a_long_queue_and_not_when_it_leaves() {
 }
 
 #[test]
+fn beta_averages_the_last_windows_and_forgets_by_its_gain() {
+    let faces = [net_face(0, 0)];
+    // windows of 100 ms carrying 25, 50, 100 and 0 kB: utilisation 0.2, 0.4, 0.8, 0
+    let run = |windows: u32, gain: f64| {
+        let mut r = SieveRouter::new(SieveRouterConfig {
+            beta_windows: windows,
+            beta_gain: gain,
+            ..Default::default()
+        });
+        let mut betas = Vec::new();
+        for (k, kb) in [25_000, 50_000, 100_000, 0].into_iter().enumerate() {
+            send(&mut r, &faces, 0, kb);
+            r.on_timeout(at(100 * (k as u64 + 1)), &faces);
+            betas.push(r.measures(FaceId(0)).0);
+        }
+        betas
+    };
+    let close = |a: Vec<f64>, b: [f64; 4]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12);
+    assert!(
+        close(run(1, 1.0), [0.2, 0.4, 0.8, 0.0]),
+        "the last window alone"
+    );
+    assert!(
+        close(run(2, 1.0), [0.2, 0.3, 0.6, 0.4]),
+        "the mean of the last two"
+    );
+    assert!(
+        close(run(3, 1.0), [0.2, 0.3, 1.4 / 3.0, 0.4]),
+        "the mean of the last three"
+    );
+    // EWMA, gain 0.5 from β = 0: 0.1, 0.25, 0.525, 0.2625
+    assert!(
+        close(run(1, 0.5), [0.1, 0.25, 0.525, 0.2625]),
+        "{:?}",
+        run(1, 0.5)
+    );
+}
+
+#[test]
 fn a_prefix_leaves_on_the_interface_with_the_lowest_metric() {
     let mut r = router();
     let faces = [net_face(0, 0), net_face(1, 0)];
