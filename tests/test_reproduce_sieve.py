@@ -294,5 +294,9 @@ def test_every_candidate_lists_the_required_rows_it_fails(rep):
     mine = verdicts["ndnSieve per-Data start, th2 = 0.7 (the reproduction's)"]
     for scen in ("dumbbell", "multipath 1", "multipath 2"):
         assert f"{scen} zero loss" in mine
+    alone = verdicts["ndnSieve per-Data start, th2 = 0.3, queue alone"]
+    assert "zero loss" not in alone and "Jain" not in alone.split(";")[0]
+    assert alone.startswith("dumbbell total ≥ 9")
     if "PCON" in sieve.variants():
         assert all("vs PCON: " in v and "vs PCON (20 KB): " in v for v in verdicts.values())
+        assert "dumbbell std" in alone.split("vs PCON: ")[1]
