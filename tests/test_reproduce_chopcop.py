@@ -30,9 +30,10 @@ def rep(tmp_path_factory, drawn):
 # differ"): the test fails if another one fails, and also if one of these starts to hold.
 KNOWN_DIFFERENCES = {
     # our ICP keeps the 40 Mbit/s link busy (a window halved once per τ stays above the path's
-    # BDP with the seed's 1 500 KB queue; neither ICP's abstract-only law, a timer from one
-    # SRTT, nor whole-chunk re-asks lose half, docs/schemes/chopcop.md); the paper's lost ~half
-    # to false timeouts
+    # BDP with the seed's 1 500 KB queue; no τ from 150 ms up, no timer from the single RTT
+    # estimator, ICP's abstract-only law or whole-chunk re-asks lose half, and B forwards the
+    # duplicates a real forwarder would: docs/schemes/chopcop.md, icp.md); the paper's lost
+    # ~half to false timeouts
     (
         "baseline (Fig. 4, 5)",
         "throughput ordering CHoPCoP > ICTP > ICP ≈ HR-ICP",
