@@ -177,3 +177,18 @@ def test_where_icps_false_timeouts_go(rep):
     assert sent - 1 <= forwarded <= sent
     dup, share = rows["duplicate Data segments across B→C / their share of B→C's Data"].ours
     assert dup > 0 and 0 < share < 100
+
+
+def test_ictps_multi_source_reasks_are_fast_retransmits(rep):
+    """Chunks from the near source overtake the far source's: ICTP re-asks without a timeout
+    (fast retransmit on out-of-sequence arrival, as seed 001 reports) and its window stays
+    small."""
+    (row,) = [
+        r
+        for r in rep.rows
+        if r.metric == "ICTP throughput / window mean / re-asks / timeouts"
+        and r.condition.startswith("A–C 50 ms")
+    ]
+    thr, window, reasks, timeouts = row.ours
+    assert reasks > 10 and timeouts == 0
+    assert 0 < window < 10 and 0 < thr < 30

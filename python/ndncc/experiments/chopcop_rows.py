@@ -360,6 +360,37 @@ def multi_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
         for s in C.SCHEMES
     ]
     rows += [ordering(exp, thr, MULTI_IMPLIED)] + gain_rows(exp, thr, MULTI_GAIN)
+    return rows + ictp_multi_rows(exp, res, end)
+
+
+def ictp_multi_rows(exp: str, res: dict[str, Outcome], end: float) -> list[Row]:
+    """ICTP's window and re-asks on the multi-source topology, and (full tier) its throughput
+    with A nearer C: Fig. 7's delays are an image, and the overtaking depth they set decides
+    how often fast retransmit fires."""
+    rows = []
+    runs = [("A–C 50 ms (the scenario's)", res["multi-source/ictp"])]
+    runs += [
+        (f"A–C {ms} ms", res[C.ictp_delay_key(ms)])
+        for ms in C.ICTP_AC_DELAYS_MS
+        if C.ictp_delay_key(ms) in res
+    ]
+    for cond, o in runs:
+        a = C.app_summary(o, "receiver")
+        rows.append(
+            reported(
+                exp,
+                "ICTP throughput / window mean / re-asks / timeouts",
+                f"{cond}, [0, {end:g}] s",
+                None,
+                [
+                    C.goodput(o, "receiver", 0, end),
+                    C.window(o, "receiver", 0, end)[0],
+                    a["retransmissions"],
+                    a["timeouts"],
+                ],
+                "Mbit/s / chunks / count / count",
+            )
+        )
     return rows
 
 
