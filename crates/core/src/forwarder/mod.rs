@@ -105,6 +105,15 @@ pub struct Forwarder {
 }
 
 impl FwCore {
+    /// Caches `data` in the Content Store, unless it is one segment of a chunked answer: the
+    /// store keeps one Data per name and segments share their chunk's name.
+    #[inline]
+    fn cache(&mut self, data: Data, now: Instant) {
+        if data.ext.segment.is_none() {
+            self.cs.insert(data, now);
+        }
+    }
+
     /// Sends any packet out of `face`: to the app, or onto the transmit queue (through the
     /// router module's enqueue step, then drop-tail). False if it was dropped.
     pub fn emit(&mut self, now: Instant, face: FaceId, mut p: Packet) -> bool {
@@ -442,7 +451,7 @@ impl Forwarder {
             let ins = std::mem::take(&mut entry.in_records);
             let outs = std::mem::take(&mut entry.out_records);
             core.pit.remove(&data.name);
-            core.cs.insert(data, now);
+            core.cache(data, now);
             for r in ins.iter().filter(|r| r.face != in_face) {
                 core.send_data(now, r.face, data);
             }
@@ -463,7 +472,7 @@ impl Forwarder {
             .filter(|&f| f != in_face)
             .collect();
         let upstream: SmallVec<[FaceId; 4]> = entry.out_records.iter().map(|r| r.face).collect();
-        core.cs.insert(data, now);
+        core.cache(data, now);
         self.strategy
             .before_satisfy_interest(core, now, data.name, in_face);
         self.strategy
