@@ -232,7 +232,7 @@ def rows(res: dict) -> list[Row]:
         rep(f"Data dropped: dumbbell in the {OVERSHOOT_S:g} s after the first mark / dumbbell /"
             " multipath 1 / multipath 2, whole runs", lost, "packets")  # fmt: skip
         to = " / ".join(str(a["timeouts"]) for a in o.summary["apps"])
-        rep("dumbbell timeouts per consumer (a dropped Data is one)", to, "")
+        rep("dumbbell timeouts per consumer (a dropped Data is one)", to, "count")
         whole, late, std = throughput(o)
         rep(f"dumbbell total throughput: whole run / after {STEADY_FROM_S:g} s / std after it",
             [whole, late, std], "Mbit/s")  # fmt: skip
