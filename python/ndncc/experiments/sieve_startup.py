@@ -26,7 +26,6 @@ from .common import Row, scenario_root
 
 EXPERIMENT = "dumbbell start-up (R2 → R1, 1 ms trace)"
 TRACE_BIN = "1ms"
-TRACE_BIN_S = 0.001
 OVERSHOOT_S = 0.3  # s after the first mark in which the queue's peak and the drops are read
 STEADY_FROM_S = 3.0  # s, as the main rows
 THROUGHPUT_BIN_S = 0.1  # s, the bins of the throughput std (as the main rows)
