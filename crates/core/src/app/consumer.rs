@@ -626,11 +626,9 @@ mod tests {
         assert!(lost.borrow().len() > 50, "the link did lose segments");
     }
 
-    /// A chunk whose Data come after its timeout, while its re-ask waits for room in a window
-    /// the timeout shrank, is delivered without a re-ask and recorded like any other chunk: the
-    /// delay table (the reproductions' throughput) holds every completed chunk.
-    #[test]
-    fn a_chunk_completed_while_waiting_for_its_reask_is_recorded() {
+    /// ICP with a fixed window of 4 chunks (no growth) and τ = 50 ms, 10 ms each way; every
+    /// segment of chunk 0 takes 35 ms longer to cross the link.
+    fn chunk_0_answered_35_ms_late() -> TwoNode {
         use crate::schemes::icp::{Icp, IcpConfig};
         let icp = IcpConfig {
             initial_window: 4.0,
@@ -646,14 +644,24 @@ mod tests {
             |cfg| {
                 cfg.chunk_segments = Some(N);
                 cfg.max_seq = Some(CHUNKS);
+                cfg.max_transmissions = 5;
             },
         );
-        // chunk 0's Data arrive at 55 ms: after its timeout (50 ms, W 4 → 2 with chunks 7, 8,
-        // 9 in flight) and before those complete (60 ms) and make room for its re-ask
         h.delay_when(|_, p| match p {
             Packet::Data(d) if d.name.seq == Some(0) => Duration::from_millis(35),
             _ => Duration::ZERO,
         });
+        h
+    }
+
+    /// A chunk whose Data come after its timeout, while its re-ask waits for room in a window
+    /// the timeout shrank, is delivered without a re-ask and recorded like any other chunk: the
+    /// delay table (the reproductions' throughput) holds every completed chunk.
+    #[test]
+    fn a_chunk_completed_while_waiting_for_its_reask_is_recorded() {
+        // chunk 0's Data arrive at 55 ms: after its timeout (50 ms, W 4 → 2 with chunks 7, 8,
+        // 9 in flight) and before those complete (60 ms) and make room for its re-ask
+        let mut h = chunk_0_answered_35_ms_late();
         h.run_until(Instant(Duration::from_secs(1).0), |_| {});
         let c = h.consumer();
         assert_eq!((c.stats.timeouts, c.stats.retransmissions), (1, 0));
@@ -674,6 +682,35 @@ mod tests {
             (Instant(at.0), at, at)
         );
         assert_eq!(r.transmissions, 1);
+    }
+
+    /// The same after a re-ask: chunk 0's first answer is lost, the answer to its re-ask comes
+    /// after the re-ask's own timeout, while a second re-ask waits; the record's full delay runs
+    /// from the first Interest, its last delay from the re-ask.
+    #[test]
+    fn a_reasked_chunk_completed_while_waiting_again_keeps_both_delays() {
+        let mut h = chunk_0_answered_35_ms_late();
+        let first_answer = |now: Instant| now < Instant(Duration::from_millis(40).0);
+        h.drop_when(move |now, p| {
+            matches!(p, Packet::Data(d) if d.name.seq == Some(0) && first_answer(now))
+        });
+        h.run_until(Instant(Duration::from_secs(1).0), |_| {});
+        let c = h.consumer();
+        assert_eq!((c.stats.timeouts, c.stats.retransmissions), (2, 1));
+        assert_eq!(c.delays.len() as u64, CHUNKS);
+        let r = c
+            .delays
+            .iter()
+            .find(|r| r.seq == 0)
+            .expect("chunk 0 recorded");
+        assert_eq!(r.transmissions, 2);
+        assert_eq!(r.last_delay, Duration::from_millis(55), "from the re-ask");
+        assert_eq!(
+            r.full_delay,
+            Duration(r.time.0),
+            "from the first Interest, at 0"
+        );
+        assert!(r.full_delay > r.last_delay);
     }
 
     /// Without re-asks, a chunk that lost a segment is not delivered: `completed` counts
