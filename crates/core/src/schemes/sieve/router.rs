@@ -51,8 +51,8 @@ crate::scheme_config! {
         /// window's close (1: the last window alone, a block average; e.g. 10 with a 10 ms
         /// window: a 100 ms average sliding every 10 ms) [OPEN; 1].
         beta_windows: u32 = 1, Kind::Integer { min: 1, max: 1_000 }, "windows";
-        /// The weight of the newest value in β: β ← (1 − g)·β + g·(the mean above) at each
-        /// window's close (1: no memory; below 1, an EWMA over windows) [OPEN; 1].
+        /// The weight g of the newest value in β, in (0, 1]: β ← (1 − g)·β + g·(the mean above)
+        /// at each window's close (1: no memory; below 1, an EWMA over windows) [OPEN; 1].
         beta_gain: f64 = 1.0, Kind::Positive, "";
         /// T_p: the period of the (β, ε) reports to the controller (paper: 0.5 s).
         report_period: Duration = Duration::from_millis(500), Kind::PERIOD, "time";
