@@ -12,7 +12,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 /// Runs a resolved scenario (JSON, see `crates/sim/src/spec.rs`) and returns
-/// `{"summary": str, "meta": str, "tables": {table: {column: (dtype, bytes)}}}`.
+/// `{"summary": str, "meta": str, "tables": {table: {column: (dtype, bytes)}}, "phases": {…}}`.
+/// `phases` holds the wall-clock seconds of the call's parts (`parse_s`, `routes_s`, `build_s`,
+/// `loop_s`, `report_s`, `tables_s`, `teardown_s` of the network, `serialize_s` of the summary
+/// and metadata to JSON, `free_s` of the parsed spec and Rust outputs): measurements for
+/// `ndncc bench`, never part of the summary or the tables.
 #[pyfunction]
 #[pyo3(signature = (spec_json, progress=None, tables=true))]
 fn run<'py>(
@@ -21,8 +25,10 @@ fn run<'py>(
     progress: Option<Py<PyAny>>,
     tables: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let started = std::time::Instant::now();
     let spec =
         ScenarioSpec::from_json(spec_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let parse_s = started.elapsed().as_secs_f64();
     let duration_s = spec.duration_ns as f64 * 1e-9;
     let opts = RunOptions {
         tables,
@@ -57,8 +63,10 @@ fn run<'py>(
     let to_json =
         |v: &dyn erased::Ser| v.json().map_err(|e| PyRuntimeError::new_err(e.to_string()));
     let d = PyDict::new(py);
+    let started = std::time::Instant::now();
     d.set_item("summary", to_json(&out.summary)?)?;
     d.set_item("meta", to_json(&out.meta)?)?;
+    let serialize_s = started.elapsed().as_secs_f64();
     let tabs = PyDict::new(py);
     for (name, table) in &out.tables {
         let cols = PyDict::new(py);
@@ -73,6 +81,26 @@ fn run<'py>(
         tabs.set_item(name, cols)?;
     }
     d.set_item("tables", tabs)?;
+    let p = out.phases;
+    let started = std::time::Instant::now();
+    drop(out);
+    drop(spec);
+    let free_s = started.elapsed().as_secs_f64();
+    let phases = PyDict::new(py);
+    for (k, v) in [
+        ("parse_s", parse_s),
+        ("routes_s", p.routes_s),
+        ("build_s", p.build_s),
+        ("loop_s", p.loop_s),
+        ("report_s", p.report_s),
+        ("tables_s", p.tables_s),
+        ("teardown_s", p.teardown_s),
+        ("serialize_s", serialize_s),
+        ("free_s", free_s),
+    ] {
+        phases.set_item(k, v)?;
+    }
+    d.set_item("phases", phases)?;
     Ok(d)
 }
 

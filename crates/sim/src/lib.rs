@@ -11,12 +11,14 @@
 
 pub mod engines;
 pub mod output;
+pub mod phases;
 pub mod routing;
 pub mod spec;
 pub mod summary;
 mod world;
 
 pub use output::{Column, SimOutput, Table};
+pub use phases::Phases;
 pub use spec::{ScenarioSpec, SpecError};
 pub use world::{run, run_with, ControlLink, Parts, RunOptions, SimError};
 

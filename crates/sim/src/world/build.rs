@@ -156,7 +156,12 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
 }
 
 impl<'a> World<'a> {
-    pub(super) fn build(spec: &'a ScenarioSpec, parts: Parts) -> Result<Self, SpecError> {
+    /// Builds the network; `routes_s` receives the seconds spent computing routes.
+    pub(super) fn build(
+        spec: &'a ScenarioSpec,
+        parts: Parts,
+        routes_s: &mut f64,
+    ) -> Result<Self, SpecError> {
         spec.check()?;
         if spec.nodes.len().max(2 * spec.links.len()) >= 1 << super::events::IDX_BITS {
             return Err(SpecError(
@@ -172,7 +177,9 @@ impl<'a> World<'a> {
         }
         let mut names = NameTable::new();
         // interns every prefix (routes' first, then apps'), computing routes on the way
+        let started = std::time::Instant::now();
         let routes = crate::routing::routes(spec, &mut names);
+        *routes_s = started.elapsed().as_secs_f64();
         let names = Arc::new(names);
         // faces per node (its links and apps), so that a hub's face list is allocated once
         let mut n_faces = vec![0usize; spec.nodes.len()];
