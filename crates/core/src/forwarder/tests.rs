@@ -449,7 +449,7 @@ fn a_module_is_a_queue_discipline_with_its_own_timers() {
     }
     assert_eq!(f.faces()[DOWN1.0 as usize].counters.marks, 1);
     let mut g = [f64::NAN];
-    f.core.module.face_gauges(Instant(0), DOWN1, &mut g);
+    f.core.module_mut().face_gauges(Instant(0), DOWN1, &mut g);
     assert_eq!(g, [1.0]);
 }
 
