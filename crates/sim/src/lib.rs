@@ -10,6 +10,7 @@
 //!   `(seed, run, kind, index)`.
 
 pub mod engines;
+pub mod json_out;
 pub mod output;
 pub mod phases;
 pub mod routing;
