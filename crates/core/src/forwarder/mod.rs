@@ -77,6 +77,9 @@ pub struct FwCore {
     /// True when the node runs no router module ([`FwCore::plain`]): read after every event,
     /// so kept here rather than read from the module (out of line, in its own block).
     plain: bool,
+    /// The Content Store is on (capacity > 0, fixed at construction): read on every Interest
+    /// and Data, so kept here rather than in the store's own lines.
+    cs_on: bool,
     pub fib: Fib,
     pub pit: Pit,
     pit_timers: TimerQueue<Name>,
@@ -91,7 +94,7 @@ pub struct FwCore {
     pub names: Arc<NameTable>,
     /// Size of a Nack's header added to the Interest it carries, in bytes.
     pub nack_overhead: u32,
-    pub cs: ContentStore,
+    cs: ContentStore,
     pub counters: NodeCounters,
     pub rng: RngStream,
     /// The router module, boxed: most nodes run none, and a visit of a plain node reads only
@@ -150,6 +153,11 @@ impl FwCore {
     #[inline]
     pub fn plain(&self) -> bool {
         self.plain
+    }
+
+    /// The Content Store.
+    pub fn cs(&self) -> &ContentStore {
+        &self.cs
     }
 
     /// The router module (`RouterModule::None` when the node runs none).
@@ -332,6 +340,7 @@ impl Forwarder {
                 names,
                 faces: Vec::new(),
                 plain: matches!(module, RouterModule::None),
+                cs_on: config.cs_capacity > 0,
                 fib: Fib::new(),
                 pit: Pit::new(),
                 cs: ContentStore::new(config.cs_capacity),
@@ -384,7 +393,7 @@ impl Forwarder {
         core.faces[in_face.0 as usize]
             .counters
             .count_in(&Packet::Interest(interest));
-        if core.cs.enabled() {
+        if core.cs_on {
             if let Some(d) = core.cs.lookup(interest.name, interest.must_be_fresh, now) {
                 core.send_data(now, in_face, d);
                 return;
@@ -472,7 +481,9 @@ impl Forwarder {
             let ins = std::mem::take(&mut entry.in_records);
             let outs = std::mem::take(&mut entry.out_records);
             core.pit.remove(&data.name);
-            core.cs.insert(data, now);
+            if core.cs_on {
+                core.cs.insert(data, now);
+            }
             for r in ins.iter().filter(|r| r.face != in_face) {
                 core.send_data(now, r.face, data);
             }
@@ -493,7 +504,9 @@ impl Forwarder {
             .filter(|&f| f != in_face)
             .collect();
         let upstream: SmallVec<[FaceId; 4]> = entry.out_records.iter().map(|r| r.face).collect();
-        core.cs.insert(data, now);
+        if core.cs_on {
+            core.cs.insert(data, now);
+        }
         self.strategy
             .before_satisfy_interest(core, now, data.name, in_face);
         self.strategy

@@ -193,7 +193,7 @@ impl<'a> World<'a> {
                 s.prev_face[ni][fi] = c;
             }
             let nc = node.fwd.core.counters;
-            let cs = &node.fwd.core.cs;
+            let cs = node.fwd.core.cs();
             let (pn, ph, pm) = s.prev_node[ni];
             let n = &mut s.node;
             n.f[0].push(t);
