@@ -66,7 +66,6 @@ pub struct Node {
     app_next: Option<Instant>,
     pub apps: Vec<AppSlot>,
     app_timers: BinaryHeap<Reverse<(Instant, u32)>>,
-    scratch: Vec<Packet>,
     pub fwd: Forwarder,
 }
 
@@ -77,7 +76,6 @@ impl Node {
             fwd,
             apps: Vec::new(),
             app_timers: BinaryHeap::new(),
-            scratch: Vec::new(),
         }
     }
 
@@ -147,19 +145,18 @@ impl Node {
                 if self.apps[i].state == AppState::Waiting {
                     continue;
                 }
-                let mut out = std::mem::take(&mut self.scratch);
+                let mut out = crate::spare::take_packets();
                 // disjoint fields: no need to clone the shared name table per packet
                 let names = &self.fwd.core.names;
                 self.apps[i].app.handle_packet(now, names, p, &mut out);
                 self.send_from_app(now, i, &mut out);
-                self.scratch = out;
+                crate::spare::give_packets(out);
                 self.reschedule(i);
             }
             let mut batch = batch;
             batch.clear();
-            if self.fwd.core.app_out.is_empty() {
-                self.fwd.core.app_out = batch;
-            }
+            // the list goes back to the pool, not to this node (cold the next time: `spare`)
+            crate::spare::give_app_out(batch);
         }
     }
 
@@ -205,7 +202,7 @@ impl Node {
     }
 
     fn wake_app(&mut self, now: Instant, i: usize) {
-        let mut out = std::mem::take(&mut self.scratch);
+        let mut out = crate::spare::take_packets();
         let slot = &mut self.apps[i];
         if slot.state == AppState::Waiting && now >= slot.start {
             slot.state = AppState::Running;
@@ -219,7 +216,7 @@ impl Node {
             slot.app.on_timeout(now, &mut out);
         }
         self.send_from_app(now, i, &mut out);
-        self.scratch = out;
+        crate::spare::give_packets(out);
     }
 
     /// The link of net face `face` is free at `now`: the next packet to transmit.

@@ -10,6 +10,7 @@
 //! Only empty buffers are kept, at most [`KEEP`] of each kind; a buffer's contents never cross
 //! from one owner to another, so results cannot depend on the pool.
 
+use crate::face::FaceId;
 use crate::packet::Packet;
 use crate::time::Instant;
 use std::cell::RefCell;
@@ -20,9 +21,53 @@ pub const KEEP: usize = 64;
 
 /// A face's transmit queue: (instant it joined, packet).
 pub type Queue = VecDeque<(Instant, Packet)>;
+/// A node's packets for its apps (`FwCore::app_out`): (app face, packet).
+pub type AppOut = Vec<(FaceId, Packet)>;
+/// Packets an app hands to its node during one call.
+pub type Packets = Vec<Packet>;
 
 thread_local! {
     static QUEUES: RefCell<Vec<Queue>> = const { RefCell::new(Vec::new()) };
+    static APP_OUTS: RefCell<Vec<AppOut>> = const { RefCell::new(Vec::new()) };
+    static PACKETS: RefCell<Vec<Packets>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty `app_out` list with room, the most recently returned one if any.
+pub fn take_app_out() -> AppOut {
+    APP_OUTS
+        .with(|p| p.borrow_mut().pop())
+        .unwrap_or_else(|| Vec::with_capacity(4))
+}
+
+/// Hands back an `app_out` list (kept only when empty, with room, and the pool not full).
+pub fn give_app_out(v: AppOut) {
+    if v.is_empty() && v.capacity() > 0 {
+        APP_OUTS.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < KEEP {
+                p.push(v);
+            }
+        });
+    }
+}
+
+/// An empty packet list with room, the most recently returned one if any.
+pub fn take_packets() -> Packets {
+    PACKETS
+        .with(|p| p.borrow_mut().pop())
+        .unwrap_or_else(|| Vec::with_capacity(4))
+}
+
+/// Hands back a packet list (kept only when empty, with room, and the pool not full).
+pub fn give_packets(v: Packets) {
+    if v.is_empty() && v.capacity() > 0 {
+        PACKETS.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < KEEP {
+                p.push(v);
+            }
+        });
+    }
 }
 
 /// An empty transmit queue with room for at least one packet, the most recently returned one
@@ -81,5 +126,27 @@ mod tests {
         assert_eq!(spare_queues(), KEEP);
         give_queue(VecDeque::new()); // no room: not worth keeping
         assert_eq!(spare_queues(), KEEP);
+    }
+
+    #[test]
+    fn lists_come_back_empty_and_last_returned_first() {
+        let mut v = take_packets();
+        assert!(v.is_empty() && v.capacity() > 0);
+        v.push(Packet::Interest(Interest::new(
+            Name::new(NameId(1), 0),
+            0,
+            Duration::from_secs(1),
+            40,
+        )));
+        give_packets(v); // not empty: dropped
+        assert!(take_packets().is_empty());
+        give_packets(Vec::with_capacity(33));
+        assert_eq!(take_packets().capacity(), 33);
+        let mut a = take_app_out();
+        assert!(a.is_empty() && a.capacity() > 0);
+        a.reserve(100);
+        let cap = a.capacity();
+        give_app_out(a);
+        assert_eq!(take_app_out().capacity(), cap);
     }
 }

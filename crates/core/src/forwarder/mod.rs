@@ -120,6 +120,9 @@ impl FwCore {
         let i = face.0 as usize;
         if self.faces[i].is_app() {
             self.faces[i].counters.count_out(&p);
+            if self.app_out.capacity() == 0 {
+                self.app_out = crate::spare::take_app_out(); // in cache (see `spare`)
+            }
             self.app_out.push((face, p));
             return true;
         }
