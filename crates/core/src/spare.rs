@@ -11,7 +11,9 @@
 //! from one owner to another, so results cannot depend on the pool.
 
 use crate::face::FaceId;
+use crate::name::Name;
 use crate::packet::Packet;
+use crate::table::pit::PitEntry;
 use crate::time::Instant;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -26,10 +28,41 @@ pub type AppOut = Vec<(FaceId, Packet)>;
 /// Packets an app hands to its node during one call.
 pub type Packets = Vec<Packet>;
 
+/// A PIT's table.
+pub type PitTable = rustc_hash::FxHashMap<Name, PitEntry>;
+
+/// A PIT table goes to the pool only up to this capacity (entries): larger ones, of busy
+/// routers, stay with their PIT; the pool is for the many small tables of edge nodes.
+pub const PIT_KEEP_CAPACITY: usize = 64;
+
 thread_local! {
+    static PIT_TABLES: RefCell<Vec<PitTable>> = const { RefCell::new(Vec::new()) };
     static QUEUES: RefCell<Vec<Queue>> = const { RefCell::new(Vec::new()) };
     static APP_OUTS: RefCell<Vec<AppOut>> = const { RefCell::new(Vec::new()) };
     static PACKETS: RefCell<Vec<Packets>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty PIT table, the most recently returned one if any (else one with no capacity: the
+/// first insert allocates it).
+pub fn take_pit_table() -> PitTable {
+    PIT_TABLES
+        .with(|p| p.borrow_mut().pop())
+        .unwrap_or_default()
+}
+
+/// Hands back an empty PIT table (kept only when empty, with room but not more than
+/// [`PIT_KEEP_CAPACITY`], and the pool not full). Nothing iterates a PIT table, so a reused
+/// table's bucket order cannot show in any result.
+pub fn give_pit_table(mut t: PitTable) {
+    if t.is_empty() && t.capacity() > 0 && t.capacity() <= PIT_KEEP_CAPACITY {
+        t.clear(); // no tombstones left behind
+        PIT_TABLES.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < KEEP {
+                p.push(t);
+            }
+        });
+    }
 }
 
 /// An empty `app_out` list with room, the most recently returned one if any.
@@ -88,6 +121,11 @@ pub fn give_queue(q: Queue) {
             }
         });
     }
+}
+
+/// Spare PIT tables held by this thread now (for tests).
+pub fn spare_pit_tables() -> usize {
+    PIT_TABLES.with(|p| p.borrow().len())
 }
 
 /// Spare queues held by this thread now (for tests).
