@@ -207,7 +207,7 @@ impl Face {
     /// waited.
     pub fn dequeue(&mut self, now: Instant) -> Option<(Packet, Duration)> {
         let (joined, p) = self.queue.pop_front()?;
-        if self.queue.is_empty() {
+        if self.queue.is_empty() && crate::spare::pooling() {
             // an idle face keeps no buffer: the next face to queue takes this one, in cache
             crate::spare::give_queue(std::mem::take(&mut self.queue));
         }

@@ -212,7 +212,7 @@ impl Pit {
     pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {
         let e = self.entries.remove(name);
         let small = self.entries.capacity() <= crate::spare::PIT_KEEP_CAPACITY;
-        if e.is_some() && self.entries.is_empty() && small {
+        if e.is_some() && self.entries.is_empty() && small && crate::spare::pooling() {
             crate::spare::give_pit_table(std::mem::take(&mut self.entries));
         }
         e
