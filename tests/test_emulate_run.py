@@ -91,7 +91,9 @@ def test_namespace_mode_cleans_up_a_crashed_runs_namespaces(ndnccd, tmp_path):
     dead = subprocess.Popen(["true"])
     dead.wait()
     stale = f"ndncc-{dead.pid}-0"
-    subprocess.run(["ip", "netns", "add", stale], check=True)
+    stale_probe = f"ndncc-{dead.pid}-probe"  # a run killed during its availability check
+    for name in (stale, stale_probe):
+        subprocess.run(["ip", "netns", "add", name], check=True)
     try:
         r = emulate(str(LINEAR), "--mode", "netns", "--out", str(tmp_path), "-q", *SHORT)
         assert r.returncode == 0, r.stderr
@@ -99,13 +101,14 @@ def test_namespace_mode_cleans_up_a_crashed_runs_namespaces(ndnccd, tmp_path):
         # the kernel's counters: the consumer's node received every Data it got over UDP
         assert s["kernel_udp"]["C"]["InDatagrams"] >= s["apps"][0]["data_received"]
         left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-        assert stale not in left
+        assert stale not in left and stale_probe not in left
         # the run's own namespaces are gone (another emulate running now may have some: its
         # process is alive)
         ours = [m for ln in left.splitlines() if (m := netns.NS_PATTERN.match(ln.split()[0]))]
         assert not [m.group(0) for m in ours if not pid_alive(int(m.group(1)))]
     finally:
-        subprocess.run(["ip", "netns", "del", stale], capture_output=True, check=False)
+        for name in (stale, stale_probe):
+            subprocess.run(["ip", "netns", "del", name], capture_output=True, check=False)
 
 
 @pytest.mark.parametrize(

@@ -59,6 +59,9 @@ def test_router_and_consumer_keys_are_checked():
     msg = error(MP1, **{"defaults.node.schemes.sieve.report_period": "10ms"})
     assert "report_period" in msg and "window" in msg
     assert "per_window" in error(MP1, **{"apps[c1].per_window": 3})
+    assert "beta_gain" in error(MP1, **{"defaults.node.schemes.sieve.beta_gain": 1.5})
+    assert "beta_gain" in error(MP1, **{"defaults.node.schemes.sieve.beta_gain": 0})
+    assert "beta_windows" in error(MP1, **{"defaults.node.schemes.sieve.beta_windows": 0})
 
 
 def r1_from(result, peer: str) -> float:

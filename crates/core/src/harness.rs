@@ -27,6 +27,9 @@ pub const MAX_EVENTS: u64 = 200_000;
 /// Decides whether a packet crossing the link at `now` is lost.
 pub type DropFilter = Box<dyn FnMut(Instant, &Packet) -> bool>;
 
+/// How much longer than the link's delay a packet entering the link at `now` takes to cross it.
+pub type DelayFilter = Box<dyn FnMut(Instant, &Packet) -> Duration>;
+
 /// Consumer node 0 — link — producer node 1.
 pub struct TwoNode {
     pub nodes: [Node; 2],
@@ -39,6 +42,7 @@ pub struct TwoNode {
     in_flight: FxHashMap<u64, (usize, Packet)>,
     order: u64,
     drop: DropFilter,
+    extra_delay: DelayFilter,
     faces: [FaceId; 2],
 }
 
@@ -113,6 +117,7 @@ impl TwoNode {
             in_flight: FxHashMap::default(),
             order: 0,
             drop: Box::new(|_, _| false),
+            extra_delay: Box::new(|_, _| Duration::ZERO),
             faces,
         }
     }
@@ -120,6 +125,12 @@ impl TwoNode {
     /// Drops the packets `filter` picks (called once per packet entering the link).
     pub fn drop_when(&mut self, filter: impl FnMut(Instant, &Packet) -> bool + 'static) {
         self.drop = Box::new(filter);
+    }
+
+    /// Delays the packets `filter` picks by the extra time it returns (called once per packet
+    /// entering the link and not dropped); packets on the link stay in arrival-time order.
+    pub fn delay_when(&mut self, filter: impl FnMut(Instant, &Packet) -> Duration + 'static) {
+        self.extra_delay = Box::new(filter);
     }
 
     pub fn consumer(&self) -> &Consumer {
@@ -148,8 +159,9 @@ impl TwoNode {
         while let Some(p) = self.nodes[n].poll_transmit(self.now, self.faces[n]) {
             if !(self.drop)(self.now, &p) {
                 self.order += 1;
+                let extra = (self.extra_delay)(self.now, &p);
                 self.arrivals
-                    .push(Reverse((self.now + self.delay, self.order)));
+                    .push(Reverse((self.now + self.delay + extra, self.order)));
                 self.in_flight.insert(self.order, (1 - n, p));
             }
         }

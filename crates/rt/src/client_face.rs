@@ -154,7 +154,10 @@ impl ClientFace {
     }
 
     /// Sends packets `packets[i]` in order: on a stream one write for them all (each whole
-    /// element back to back), on UDP one datagram each.
+    /// element back to back), on UDP one datagram each. On UDP a datagram the kernel refuses
+    /// (too large) or that a full socket buffer stops is not sent: the others still are and
+    /// are counted, and the error says how many were not (kind `WouldBlock` when the buffer
+    /// was full, else `Other`).
     pub fn send_many(&mut self, packets: &[Vec<u8>], scratch: &mut Vec<u8>) -> io::Result<()> {
         if packets.len() < 2 {
             return packets.iter().try_for_each(|p| self.send(p));
@@ -162,11 +165,25 @@ impl ClientFace {
         if let Conn::Udp(s) = &self.conn {
             // one sendmmsg for the lot (the socket is connected)
             let unsent = crate::mmsg::send_connected(s.as_raw_fd(), packets);
+            let last = io::Error::last_os_error();
+            // which ones were sent is not known datagram by datagram: bytes are counted as if
+            // the unsent ones were the largest (a lower bound of what went out)
+            let mut lens: Vec<u64> = packets.iter().map(|p| p.len() as u64).collect();
+            lens.sort_unstable();
+            let sent = packets.len() - unsent;
+            self.counters.tx_packets += sent as u64;
+            self.counters.tx_bytes += lens[..sent].iter().sum::<u64>();
             if unsent > 0 {
-                return Err(io::Error::last_os_error());
+                let kind = match last.kind() {
+                    io::ErrorKind::WouldBlock => io::ErrorKind::WouldBlock,
+                    _ => io::ErrorKind::Other,
+                };
+                let n = packets.len();
+                return Err(io::Error::new(
+                    kind,
+                    format!("{unsent} of {n} datagrams not sent ({last})"),
+                ));
             }
-            self.counters.tx_packets += packets.len() as u64;
-            self.counters.tx_bytes += packets.iter().map(|p| p.len() as u64).sum::<u64>();
             return Ok(());
         }
         scratch.clear();
@@ -350,6 +367,29 @@ mod tests {
         assert_eq!(out, packets, "every datagram, whole, in order");
         assert_eq!(face.counters.tx_packets, 40);
         assert_eq!(face.counters.rx_packets, 40);
+    }
+
+    #[test]
+    fn a_refused_datagram_in_a_udp_batch_is_reported_and_the_rest_counted() {
+        let server = UdpSocket::bind("127.0.0.1:0").unwrap();
+        server
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut face = ClientFace::connect(&Endpoint::Udp(server.local_addr().unwrap())).unwrap();
+        // the middle one is larger than any UDP datagram: the kernel refuses it
+        let packets = vec![vec![7, 1, 1], vec![0u8; 70_000], vec![7, 1, 2]];
+        let err = face.send_many(&packets, &mut Vec::new()).unwrap_err();
+        assert!(
+            err.to_string().starts_with("1 of 3 datagrams not sent"),
+            "{err}"
+        );
+        assert_eq!(face.counters.tx_packets, 2);
+        assert_eq!(face.counters.tx_bytes, 6);
+        let mut buf = [0u8; 64];
+        for want in [&packets[0], &packets[2]] {
+            let n = server.recv(&mut buf).unwrap();
+            assert_eq!(&buf[..n], &want[..], "the others still go out, in order");
+        }
     }
 
     #[test]

@@ -1,8 +1,9 @@
 """Where the daemons live: one network namespace per node joined by veth pairs (needs root and
 ``ip``), else every daemon on the loopback interface with its own UDP port.
 
-Namespaces are named ``ndncc-<pid>-<node index>``; a run removes its own on every exit path,
-and at start any ``ndncc-<pid>-*`` whose process is gone (a run that was killed) is removed
+Namespaces are named ``ndncc-<pid>-<node index>`` (and ``ndncc-<pid>-probe`` for the moment
+the availability check takes); a run removes its own on every exit path, and at start any
+``ndncc-<pid>-*`` whose process is gone (a run that was killed) is removed
 too, so a crashed run never breaks the next one. Links carry no kernel shaping (netem is not
 available everywhere): bandwidth, delay and queues are ndnccd's user-space emulation in both
 modes, so the two modes differ only in the path packets take through the kernel.
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from ..procs import pid_alive
 from .plan import UDP_PORT, EmulateError, Endpoint, link_addresses
 
-NS_PATTERN = re.compile(r"^ndncc-(\d+)-\d+$")
+NS_PATTERN = re.compile(r"^ndncc-(\d+)-(?:\d+|probe)$")
 
 
 def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess:

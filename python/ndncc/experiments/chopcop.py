@@ -37,9 +37,18 @@ ICTP_SSTHRESH = 0
 #: from the consumer's single RTT estimator (seed 001: ICP relies on "a single round trip time
 #: (RTT) estimator"), and ICP as its abstract has it (no slow start, a decrease per timeout)
 ICP_VARIANTS = {
+    "τ = RTO = SRTT + 4·RTTVAR": {"tau_rto": True},
     "τ = 2·SRTT": {"tau_srtt_factor": 2},
     "no slow start, a decrease per timeout": {"ssthresh": 0, "one_decrease_per_tau": False},
 }
+#: ICP's fixed timer τ swept on the baseline and multi-source runs (full tier, ms); ICP_TAU is
+#: the default run itself. From below the unloaded round trips (≈ 117 ms via the baseline's A,
+#: ≈ 37 / 117 ms via the multi-source B / A) to above the loaded one (≈ 410 ms)
+ICP_TAUS_MS = [100, 120, 150, 200, 250, 300, 350, 400, 500]
+#: A–C delays (ms) beside the scenario's 50 ms for ICTP on the multi-source topology (full tier):
+#: Fig. 7's link parameters are an image, and how deep chunks from B overtake A's (the delay
+#: difference × the chunk rate) decides how often ICTP's fast retransmit fires
+ICTP_AC_DELAYS_MS = [30, 20]
 CIRS = [140, 160, 200]  # Table I, chunk Interests/s
 #: the non-cooperative receiver's Interest lifetime: long enough that FISP's delayed Interests
 #: are never discarded (the seed's Click receiver has no lifetime we know of)
@@ -104,11 +113,16 @@ def jobs(quick: bool) -> list[Job]:
         ov = {"scenario.duration": f"{d['baseline']}s", **scheme_overrides(s, ["receiver"])}
         out.append(Job(f"baseline/{s}", base, ov, keep=KEEP))
     if not quick:
-        for tau in ("150ms", "200ms", "400ms"):
-            ov = {"scenario.duration": f"{d['baseline']}s", **scheme_overrides("icp", ["receiver"])}
-            ov["apps[receiver].tau"] = tau
-            out.append(Job(f"baseline/icp tau={tau}", base, ov, keep=("delays",)))
-    if not quick:
+        for tau in ICP_TAUS_MS:
+            for topo, path, run in (
+                ("baseline", base, "baseline"),
+                ("multi-source", multi, "multi"),
+            ):
+                if f"{tau}ms" == ICP_TAU:
+                    continue  # the default run
+                ov = {"scenario.duration": f"{d[run]}s", **scheme_overrides("icp", ["receiver"])}
+                ov["apps[receiver].tau"] = f"{tau}ms"
+                out.append(Job(icp_tau_key(topo, tau), path, ov, keep=("delays",)))
         for name, keys in ICP_VARIANTS.items():
             for topo, path, run in (
                 ("baseline", base, "baseline"),
@@ -136,6 +150,11 @@ def jobs(quick: bool) -> list[Job]:
     for s in SCHEMES:
         ov = {"scenario.duration": f"{d['multi']}s", **scheme_overrides(s, ["receiver"])}
         out.append(Job(f"multi-source/{s}", multi, ov, keep=KEEP))
+    if not quick:
+        for delay in ICTP_AC_DELAYS_MS:
+            ov = {"scenario.duration": f"{d['multi']}s", **scheme_overrides("ictp", ["receiver"])}
+            ov["links[0].delay"] = f"{delay}ms"  # A–C, the scenario's first link
+            out.append(Job(ictp_delay_key(delay), multi, ov, keep=("delays", "series")))
     ov = {"scenario.duration": f"{d['fair']}s", "apps[e].start": f"{d['fair_e']}s"}
     out.append(Job("fairness", fair, ov, keep=KEEP))
     for e in E_RATES_QUICK if quick else E_RATES:
@@ -172,6 +191,17 @@ def cir_key(cir: int, fisp: bool) -> str:
 
 def delta_key(delta: int, reasked: bool = False) -> str:
     return f"table-2/delta {delta}" + (" sample_reasked" if reasked else "")
+
+
+def ictp_delay_key(delay_ms: int) -> str:
+    return f"multi-source/ictp A-C {delay_ms}ms"
+
+
+def icp_tau_key(topo: str, tau_ms: int) -> str:
+    """The run of ICP with a fixed τ of `tau_ms` on `topo` (the default τ: the scheme's run)."""
+    if f"{tau_ms}ms" == ICP_TAU:
+        return f"{topo}/icp"
+    return f"{topo}/icp tau={tau_ms}ms"
 
 
 def icp_variant_key(topo: str, name: str) -> str:

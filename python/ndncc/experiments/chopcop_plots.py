@@ -171,8 +171,47 @@ def table3(res: dict[str, Outcome], out: Path, quick: bool) -> Path:
     return save_figure(fig, out / "table3_seven_node.png")
 
 
+def icp_tau(res: dict[str, Outcome], out: Path, quick: bool) -> Path:
+    """ICP's throughput and timeouts against its fixed timer τ (full tier), beside its readings
+    from the single RTT estimator and the throughput the paper's gains imply for it."""
+    from matplotlib.figure import Figure
+
+    from .chopcop_icp import icp_tau_points
+
+    fig = Figure(figsize=(10, 4))
+    axes = fig.subplots(1, 2)
+    for ax, topo in zip(axes, ("baseline", "multi-source"), strict=True):
+        pts, readings, implied = icp_tau_points(res, topo, quick)
+        taus = [p[0] for p in pts]
+        ax.plot(taus, [p[1] for p in pts], color="tab:green", marker="o", label="ICP, fixed τ")
+        for (name, (thr, _)), m in zip(readings.items(), ("s", "^", "v"), strict=False):
+            ax.axhline(thr, color="tab:grey", ls=":", lw=0.9)
+            ax.plot(
+                [taus[-1]],
+                [thr],
+                color="tab:grey",
+                marker=m,
+                ls="",
+                label=f"ICP, {name} (no fixed τ: a line)",
+            )
+        ax.axhline(implied, color="tab:red", ls="--", lw=1, label="paper's gain applied to ours")
+        ax.set(
+            title=f"ICP's timer on the {topo} topology",
+            xlabel="ICP's fixed timer τ (ms)",
+            ylabel="Throughput, complete chunks (Mbit/s)",
+            ylim=(0, 42),
+        )
+        ax.grid(alpha=0.3)
+        tw = ax.twinx()
+        tw.plot(taus, [p[2] for p in pts], color="tab:purple", marker="x", ls="--", lw=0.8)
+        tw.set_ylabel("ICP's timeouts in the run (count)", color="tab:purple")
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return save_figure(fig, out / "icp_tau.png")
+
+
 def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
-    return [
+    figs = [
         fig5(res, out),
         fig6(res, out),
         fig8(res, out),
@@ -180,3 +219,6 @@ def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
         fig11(res, out, quick),
         table3(res, out, quick),
     ]
+    if not quick:
+        figs.append(icp_tau(res, out, quick))
+    return figs

@@ -285,7 +285,7 @@ impl Consumer {
             return;
         };
         let (segments, marked_segments) = match self.cfg.chunk_segments {
-            Some(n) => match self.add_segment(seq, data, n) {
+            Some(n) => match self.add_segment(now, seq, data, n) {
                 Some(marks) => (n, marks),
                 None => return, // more segments are due (or this one was not)
             },
@@ -359,8 +359,10 @@ impl Consumer {
     }
 
     /// Chunked fetch: files segment `data` of chunk `seq` (also when the chunk waits for its
-    /// re-ask); `Some(marked segments)` when it completed the chunk, else `None`.
-    fn add_segment(&mut self, seq: u64, data: &Data, n: u32) -> Option<u32> {
+    /// re-ask); `Some(marked segments)` when it completed the chunk, else `None`. A chunk that
+    /// completes while waiting for its re-ask is delivered here (counted and, with
+    /// `record_delays`, recorded like any other) without a signal to the controller.
+    fn add_segment(&mut self, now: Instant, seq: u64, data: &Data, n: u32) -> Option<u32> {
         let bit = data
             .ext
             .segment
@@ -383,11 +385,22 @@ impl Consumer {
         p.got |= bit;
         p.marks += u32::from(data.ext.mark);
         let (complete, marks) = (p.got == ChunkRequest::all(n).mask, p.marks);
+        let (first_tx, last_tx, transmissions) = (p.first_tx, p.last_tx, p.transmissions);
         self.count_data(data);
         if complete && !self.pending.contains_key(&seq) {
             // completed while waiting for its re-ask: done, nothing to ask again
             self.retx_queue.retain(|(s, _)| *s != seq);
             self.stats.completed += 1;
+            if self.cfg.record_delays {
+                self.delays.push(DelayRecord {
+                    time: now,
+                    seq,
+                    last_delay: now - last_tx,
+                    full_delay: now - first_tx,
+                    transmissions,
+                    hops: data.ext.hops,
+                });
+            }
             return None;
         }
         complete.then_some(marks)
@@ -611,6 +624,56 @@ mod tests {
             }
         }
         assert!(lost.borrow().len() > 50, "the link did lose segments");
+    }
+
+    /// A chunk whose Data come after its timeout, while its re-ask waits for room in a window
+    /// the timeout shrank, is delivered without a re-ask and recorded like any other chunk: the
+    /// delay table (the reproductions' throughput) holds every completed chunk.
+    #[test]
+    fn a_chunk_completed_while_waiting_for_its_reask_is_recorded() {
+        use crate::schemes::icp::{Icp, IcpConfig};
+        let icp = IcpConfig {
+            initial_window: 4.0,
+            ssthresh: 0.0,
+            increase: 0.0,
+            tau: Duration::from_millis(50),
+            ..Default::default()
+        };
+        let mut h = TwoNode::new(
+            Controller::Icp(Icp::new(icp)),
+            Duration::from_millis(10),
+            1000,
+            |cfg| {
+                cfg.chunk_segments = Some(N);
+                cfg.max_seq = Some(CHUNKS);
+            },
+        );
+        // chunk 0's Data arrive at 55 ms: after its timeout (50 ms, W 4 → 2 with chunks 7, 8,
+        // 9 in flight) and before those complete (60 ms) and make room for its re-ask
+        h.delay_when(|_, p| match p {
+            Packet::Data(d) if d.name.seq == Some(0) => Duration::from_millis(35),
+            _ => Duration::ZERO,
+        });
+        h.run_until(Instant(Duration::from_secs(1).0), |_| {});
+        let c = h.consumer();
+        assert_eq!((c.stats.timeouts, c.stats.retransmissions), (1, 0));
+        assert_eq!(c.stats.completed, CHUNKS);
+        assert_eq!(
+            c.delays.len() as u64,
+            CHUNKS,
+            "every completed chunk recorded"
+        );
+        let r = c
+            .delays
+            .iter()
+            .find(|r| r.seq == 0)
+            .expect("chunk 0 recorded");
+        let at = Duration::from_millis(55);
+        assert_eq!(
+            (r.time, r.full_delay, r.last_delay),
+            (Instant(at.0), at, at)
+        );
+        assert_eq!(r.transmissions, 1);
     }
 
     /// Without re-asks, a chunk that lost a segment is not delivered: `completed` counts

@@ -114,6 +114,16 @@ pub struct Forwarder {
 }
 
 impl FwCore {
+    /// Caches `data` in the Content Store (when it is on: `cs_on`, read without touching the
+    /// store), unless it is one segment of a chunked answer: the store keeps one Data per name
+    /// and segments share their chunk's name.
+    #[inline]
+    fn cache(&mut self, data: Data, now: Instant) {
+        if self.cs_on && data.ext.segment.is_none() {
+            self.cs.insert(data, now);
+        }
+    }
+
     /// Sends any packet out of `face`: to the app, or onto the transmit queue (through the
     /// router module's enqueue step, then drop-tail). False if it was dropped.
     pub fn emit(&mut self, now: Instant, face: FaceId, mut p: Packet) -> bool {
@@ -161,6 +171,12 @@ impl FwCore {
     /// The Content Store.
     pub fn cs(&self) -> &ContentStore {
         &self.cs
+    }
+
+    /// Replaces the Content Store (keeping `cs_on` true to it).
+    pub fn set_cs(&mut self, cs: ContentStore) {
+        self.cs_on = cs.enabled();
+        self.cs = cs;
     }
 
     /// The router module (`RouterModule::None` when the node runs none).
@@ -484,9 +500,7 @@ impl Forwarder {
             let ins = std::mem::take(&mut entry.in_records);
             let outs = std::mem::take(&mut entry.out_records);
             core.pit.remove(&data.name);
-            if core.cs_on {
-                core.cs.insert(data, now);
-            }
+            core.cache(data, now);
             for r in ins.iter().filter(|r| r.face != in_face) {
                 core.send_data(now, r.face, data);
             }
@@ -507,9 +521,7 @@ impl Forwarder {
             .filter(|&f| f != in_face)
             .collect();
         let upstream: SmallVec<[FaceId; 4]> = entry.out_records.iter().map(|r| r.face).collect();
-        if core.cs_on {
-            core.cs.insert(data, now);
-        }
+        core.cache(data, now);
         self.strategy
             .before_satisfy_interest(core, now, data.name, in_face);
         self.strategy

@@ -3,7 +3,7 @@
 use super::*;
 use crate::control::ControlBody;
 use crate::face::FaceKind;
-use crate::packet::{DataExt, SegmentInfo};
+use crate::packet::{ChunkRequest, DataExt, SegmentInfo};
 use crate::rng::StreamKind;
 use crate::schemes::{ModuleAction, RouterHooks};
 use strategy::StrategyHooks;
@@ -544,4 +544,45 @@ fn closing_a_face_removes_its_routes_and_queue_and_nothing_else() {
     f.handle_data(t, UP2, data(p, 1, None));
     assert!(drain(&mut f, DOWN1).is_empty());
     assert_eq!(f.core.faces[DOWN1.0 as usize].counters.drops, 1);
+}
+
+/// The Content Store holds one Data per name and a chunk's segments share the chunk's name, so
+/// it could only answer a chunk Interest with one segment (the last one cached) while the
+/// receiver waits for all it asked: segments are not cached, so a chunk Interest — a
+/// re-expression after the chunk passed, here — goes upstream, where the whole answer is.
+#[test]
+fn the_content_store_neither_keeps_segments_nor_answers_chunk_interests() {
+    let (mut f, p) = setup(Strategy::BestRoute, RouterModule::None);
+    f.core.set_cs(ContentStore::new(100));
+    let chunk = |nonce| {
+        let mut i = interest(p, 1, nonce);
+        i.ext.set_chunk(Some(ChunkRequest {
+            segments: 3,
+            mask: 0b111,
+        }));
+        i
+    };
+    f.handle_interest(Instant(0), DOWN1, chunk(7));
+    assert_eq!(drain(&mut f, UP1).len(), 1);
+    for index in 0..3 {
+        let seg = Some(SegmentInfo { index, count: 3 });
+        f.handle_data(Instant(10), UP1, data(p, 1, seg));
+    }
+    assert_eq!(drain(&mut f, DOWN1).len(), 3);
+    assert!(f.core.pit.is_empty());
+    assert!(f.core.cs.is_empty(), "no segment cached");
+    f.handle_interest(Instant(20), DOWN1, chunk(8));
+    assert!(drain(&mut f, DOWN1).is_empty(), "no answer from the store");
+    assert_eq!(
+        drain(&mut f, UP1).len(),
+        1,
+        "the re-expression goes upstream"
+    );
+    // a plain Data is still cached and answers a plain Interest
+    f.handle_interest(Instant(30), DOWN2, interest(p, 2, 9));
+    f.handle_data(Instant(40), UP1, data(p, 2, None));
+    assert_eq!(f.core.cs.len(), 1);
+    drain(&mut f, DOWN2);
+    f.handle_interest(Instant(50), DOWN1, interest(p, 2, 10));
+    assert_eq!(drain(&mut f, DOWN1).len(), 1);
 }

@@ -43,11 +43,23 @@ crate::scheme_config! {
         /// path) once it has a sample, the fixed `tau` before [OPEN: 0 = the fixed τ always;
         /// seed 001 says ICP relies on "a single round trip time (RTT) estimator"].
         tau_srtt_factor: f64 = 0.0, Kind::number(0.0), "";
+        /// τ = the consumer's RFC 6298 RTO, SRTT + 4·RTTVAR (clamped to [200 ms, 60 s]), from
+        /// one estimator fed by every Interest sent once, whatever path answered it; the fixed
+        /// `tau` before the first sample [OPEN: false; seed 001 groups ICP with ICTP as relying
+        /// on "a single round trip time (RTT) estimator"].
+        tau_rto: bool = false, Kind::Bool, "";
     }
 }
 
 impl SchemeConfig for IcpConfig {
     fn cross_checks(&self) -> Vec<Problem> {
+        if self.tau_rto && self.tau_srtt_factor > 0.0 {
+            return vec![Problem::new(
+                &["tau_rto", "tau_srtt_factor"],
+                "tau_rto and tau_srtt_factor both set τ from the RTT estimate".to_string(),
+                "set one of them (tau_srtt_factor = 0 or tau_rto = false)".to_string(),
+            )];
+        }
         if self.initial_window < self.min_window {
             return vec![Problem::new(
                 &["initial_window", "min_window"],
@@ -105,6 +117,7 @@ impl CongestionController for Icp {
     }
     fn rto(&self, rtt: &RttEstimator) -> Option<Duration> {
         match rtt.srtt() {
+            Some(_) if self.cfg.tau_rto => Some(rtt.rto()),
             Some(s) if self.cfg.tau_srtt_factor > 0.0 => Some(Duration(
                 (s.0 as f64 * self.cfg.tau_srtt_factor).round() as u64,
             )),
@@ -180,6 +193,28 @@ mod tests {
         est.add_sample(Duration::from_millis(100));
         assert_eq!(fixed.rto(&est), Some(Duration::from_millis(300)));
         assert_eq!(k.rto(&est), Some(Duration::from_millis(200)));
+    }
+
+    #[test]
+    fn tau_from_the_rto_of_the_single_estimator() {
+        let c = Icp::new(IcpConfig {
+            tau_rto: true,
+            ..Default::default()
+        });
+        let mut est = RttEstimator::default();
+        assert_eq!(c.rto(&est), Some(c.cfg.tau), "before a sample: τ");
+        // 300 ms, then 100 ms: SRTT = 275 ms, RTTVAR = ¾·150 + ¼·200 = 162.5 ms
+        est.add_sample(Duration::from_millis(300));
+        est.add_sample(Duration::from_millis(100));
+        assert_eq!(c.rto(&est), Some(Duration::from_millis(925)));
+        // both readings at once are refused
+        let both = IcpConfig {
+            tau_rto: true,
+            tau_srtt_factor: 2.0,
+            ..Default::default()
+        };
+        assert_eq!(both.cross_checks().len(), 1);
+        assert!(IcpConfig::default().cross_checks().is_empty());
     }
 
     /// Two nodes, 10 ms each way: the window grows by 1 per Data to ssthresh, then by 1/W per

@@ -22,6 +22,8 @@ pub mod controller;
 pub mod router;
 
 #[cfg(test)]
+mod router_tests;
+#[cfg(test)]
 mod tests;
 
 pub use consumer::{SieveConsumer, SieveConsumerConfig};

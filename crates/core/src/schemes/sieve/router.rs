@@ -47,6 +47,13 @@ crate::scheme_config! {
         th2: f64 = 0.3, Kind::open_range(0.0, 1.0), "";
         /// The measurement window of β and ε [OPEN; 100 ms].
         window: Duration = Duration::from_millis(100), Kind::PERIOD, "time";
+        /// β is the mean utilisation of the last `beta_windows` windows, updated at each
+        /// window's close (1: the last window alone, a block average; e.g. 10 with a 10 ms
+        /// window: a 100 ms average sliding every 10 ms) [OPEN; 1].
+        beta_windows: u32 = 1, Kind::Integer { min: 1, max: 1_000 }, "windows";
+        /// The weight of the newest value in β: β ← (1 − g)·β + g·(the mean above) at each
+        /// window's close (1: no memory; below 1, an EWMA over windows) [OPEN; 1].
+        beta_gain: f64 = 1.0, Kind::Positive, "";
         /// T_p: the period of the (β, ε) reports to the controller (paper: 0.5 s).
         report_period: Duration = Duration::from_millis(500), Kind::PERIOD, "time";
         /// Read ε for marking at each Data's departure (true) or from the last window (false)
@@ -58,11 +65,32 @@ crate::scheme_config! {
         /// severe (false: only when β rises above th1, "when β > th1 the router sends a
         /// signal" read as an event) [OPEN; true].
         signal_changes: bool = true, Kind::Bool, "";
+        /// β counts the bits of the packets *arriving* at the interface (joining its queue,
+        /// those the queue then drops included) instead of those it sends: the paper's x_ij is
+        /// "the number of packets arriving at Link(ij) per unit time", and NFD's face counters,
+        /// which an ndnSIM module would read, count a packet when it is handed to the
+        /// transport, before the device queue [OPEN; false].
+        beta_on_arrival: bool = false, Kind::Bool, "";
+        /// A Data is marked whenever ε > th2, even when the last window's β ≤ th1: the
+        /// quadrant (β ≤ th1, ε > th2) that Table 2's text does not name, read as severe (a
+        /// queue that long keeps the link busy now, whatever the last window averaged)
+        /// [OPEN; false: free, as the spec reads Table 2].
+        queue_alone: bool = false, Kind::Bool, "";
+        /// Mark a Data when it joins the queue, reading the queue it joins (as NFD marks in
+        /// ndnSIM, before the device queue), instead of when it leaves [OPEN; false].
+        mark_on_enqueue: bool = false, Kind::Bool, "";
     }
 }
 
 impl SchemeConfig for SieveRouterConfig {
     fn cross_checks(&self) -> Vec<Problem> {
+        if self.beta_gain > 1.0 {
+            return vec![Problem::new(
+                &["beta_gain"],
+                format!("beta_gain {} is above 1", self.beta_gain),
+                "set beta_gain in (0, 1]: 1 keeps no memory, below 1 is an EWMA",
+            )];
+        }
         if self.report_period < self.window {
             return vec![Problem::new(
                 &["report_period", "window"],
@@ -128,10 +156,12 @@ pub fn occupancy(face: &Face) -> f64 {
 }
 
 /// What the module knows about one interface.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Iface {
     /// Bytes sent in the current window.
     bytes: u64,
+    /// The utilisation of the last `beta_windows` complete windows, newest last.
+    recent: VecDeque<f64>,
     /// β and ε of the last complete window.
     beta: f64,
     eps: f64,
@@ -216,8 +246,14 @@ impl SieveRouter {
         for f in faces.iter().filter(|f| !f.is_app()) {
             let eps = occupancy(f);
             let cap = f.bandwidth.map_or(0, |b| b.0);
+            let (n, gain) = (self.cfg.beta_windows.max(1) as usize, self.cfg.beta_gain);
             let i = self.iface(f.id);
-            i.beta = utilisation(i.bytes, cap, window);
+            if i.recent.len() == n {
+                i.recent.pop_front();
+            }
+            i.recent.push_back(utilisation(i.bytes, cap, window));
+            let mean = i.recent.iter().sum::<f64>() / i.recent.len() as f64;
+            i.beta = (1.0 - gain) * i.beta + gain * mean;
             i.eps = eps;
             i.bytes = 0;
             let was = i.state;
@@ -232,20 +268,33 @@ impl SieveRouter {
         }
     }
 
-    /// Whether a Data leaving `face` now is in severe congestion.
+    /// Whether a Data leaving (or, with `mark_on_enqueue`, joining) `face` now is in severe
+    /// congestion.
     fn severe(&self, face: &Face) -> bool {
-        let Some(i) = self.ifaces.get(face.id.0 as usize) else {
-            return false;
-        };
-        if i.beta <= self.cfg.th1 {
+        let (beta, last_eps) = self
+            .ifaces
+            .get(face.id.0 as usize)
+            .map_or((0.0, 0.0), |i| (i.beta, i.eps));
+        if beta <= self.cfg.th1 && !self.cfg.queue_alone {
             return false;
         }
         let eps = if self.cfg.instant_queue {
             occupancy(face)
         } else {
-            i.eps
+            last_eps
         };
         eps > self.cfg.th2
+    }
+}
+
+impl SieveRouter {
+    /// Marks `p` if it is an unmarked Data and `face` is in severe congestion.
+    fn mark(&self, face: FaceId, p: &mut Packet, faces: &[Face]) {
+        if let Packet::Data(d) = p {
+            if self.cfg.mark && !d.ext.mark && self.severe(&faces[face.0 as usize]) {
+                d.ext.mark = true;
+            }
+        }
     }
 }
 
@@ -272,6 +321,17 @@ impl RouterHooks for SieveRouter {
         }
     }
 
+    fn on_enqueue(&mut self, _now: Instant, face: FaceId, p: &mut Packet, faces: &[Face]) -> bool {
+        if self.cfg.beta_on_arrival {
+            let size = p.size() as u64;
+            self.iface(face).bytes += size;
+        }
+        if self.cfg.mark_on_enqueue {
+            self.mark(face, p, faces);
+        }
+        true
+    }
+
     fn on_dequeue(
         &mut self,
         _now: Instant,
@@ -280,12 +340,12 @@ impl RouterHooks for SieveRouter {
         _sojourn: Duration,
         faces: &[Face],
     ) {
-        let size = p.size() as u64;
-        self.iface(face).bytes += size;
-        if let Packet::Data(d) = p {
-            if self.cfg.mark && !d.ext.mark && self.severe(&faces[face.0 as usize]) {
-                d.ext.mark = true;
-            }
+        if !self.cfg.beta_on_arrival {
+            let size = p.size() as u64;
+            self.iface(face).bytes += size;
+        }
+        if !self.cfg.mark_on_enqueue {
+            self.mark(face, p, faces);
         }
     }
 

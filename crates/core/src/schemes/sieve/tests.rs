@@ -14,11 +14,11 @@ use crate::time::{BitRate, Duration, Instant};
 
 const P: NameId = NameId(1);
 
-fn at(ms: u64) -> Instant {
+pub(super) fn at(ms: u64) -> Instant {
     Instant(ms * 1_000_000)
 }
 
-fn data(size: u32) -> Data {
+pub(super) fn data(size: u32) -> Data {
     Data {
         name: Name::new(P, 0),
         payload: size,
@@ -29,7 +29,7 @@ fn data(size: u32) -> Data {
     }
 }
 
-fn net_face(id: u32, queued: u32) -> Face {
+pub(super) fn net_face(id: u32, queued: u32) -> Face {
     let mut f = Face::new(
         FaceId(id),
         FaceKind::Net { peer: 9, link: id },
@@ -48,7 +48,7 @@ fn signal(seq: u64, marked: bool) -> DataSignal {
 
 /// Sends `bytes` through the router's dequeue step on `face` in Data packets of 1 000 B;
 /// returns how many left marked.
-fn send(r: &mut SieveRouter, faces: &[Face], face: u32, bytes: u64) -> u32 {
+pub(super) fn send(r: &mut SieveRouter, faces: &[Face], face: u32, bytes: u64) -> u32 {
     let mut marked = 0;
     for _ in 0..bytes / 1000 {
         let mut p = Packet::Data(data(1000));
@@ -118,7 +118,7 @@ fn the_link_metric_is_beta_times_ten_times_e_to_the_eps() {
     assert_eq!(link_cost(0.0, 0.9), 0.0);
 }
 
-fn router() -> SieveRouter {
+pub(super) fn router() -> SieveRouter {
     SieveRouter::new(SieveRouterConfig::default())
 }
 
