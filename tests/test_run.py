@@ -273,6 +273,23 @@ def test_bench_json_reports_every_field():
     for key in ("wall_s", "events", "events_per_s", "peak_rss_mb", "packet_hops_per_s"):
         assert r[key] > 0
     assert r["sim_time_s"] == 10.0
+    # the phases are parts of the one call (parse, build, loop, …, freeing) and tile it
+    phases = r["phases"]
+    assert set(phases) == {
+        "parse_s",
+        "routes_s",
+        "build_s",
+        "loop_s",
+        "report_s",
+        "tables_s",
+        "teardown_s",
+        "serialize_s",
+        "free_s",
+    }
+    assert all(v >= 0 for v in phases.values())
+    assert phases["loop_s"] > 0 and sum(phases.values()) <= r["wall_s"]
+    assert r["loop_s"] == phases["loop_s"]
+    assert r["loop_events_per_s"] == r["events"] / r["loop_s"]
 
 
 def test_every_nack_a_consumer_gets_ends_a_pit_entry_at_its_node():

@@ -11,6 +11,14 @@ Figures reported (the fastest of ``repeat`` runs; peak RSS the largest):
 * ``cpu_s`` — the CPU time (user + system) of that call: less disturbed than ``wall_s`` when
   other processes share the machine;
 * ``events``, ``events_per_s`` (events / ``wall_s``), ``packet_hops``, ``packet_hops_per_s``;
+* ``phases`` — ``wall_s`` split into its parts, timed in Rust (seconds): ``parse_s`` (the JSON
+  spec), ``routes_s``, ``build_s`` (nodes, faces, links, apps; routes excluded), ``loop_s`` (the
+  event loop alone), ``report_s`` (summary and metadata as Rust values), ``tables_s`` (0 here),
+  ``teardown_s`` (dropping the network), ``serialize_s`` (summary and metadata to JSON),
+  ``free_s`` (dropping the parsed spec and the outputs); what is left of ``wall_s`` is the
+  binding's own (argument and dict conversion);
+* ``loop_s`` and ``loop_events_per_s`` (events / ``loop_s``) — the event loop alone, beside
+  ``events_per_s`` of the whole call;
 * ``process_s`` — the whole worker process as a user waits for it: Python start-up, imports,
   resolve, simulation, exit;
 * ``peak_rss_mb`` — the worker's peak resident set.
@@ -74,6 +82,7 @@ def _worker(name: str) -> dict:
     wall = time.perf_counter() - started
     cpu = _cpu_seconds() - cpu
     summary = json.loads(native["summary"])
+    phases = dict(native["phases"])
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "resolve_s": resolve,
@@ -83,6 +92,9 @@ def _worker(name: str) -> dict:
         "events_per_s": summary["events"] / wall,
         "packet_hops": summary["packet_hops"],
         "packet_hops_per_s": summary["packet_hops"] / wall,
+        "loop_s": phases["loop_s"],
+        "loop_events_per_s": summary["events"] / phases["loop_s"],
+        "phases": phases,
         "sim_time_s": summary["sim_time_s"],
         "spec_mb": len(spec) / 1e6,
         "peak_rss_mb": rss_kb / 1024,
@@ -98,7 +110,8 @@ def _cpu_seconds() -> float:
 
 def measure(name: str, repeat: int = 3) -> dict:
     """Runs workload `name` `repeat` times, each in a fresh process; keeps the fastest figures
-    (of each timing separately) and the largest peak RSS."""
+    (of each timing separately; ``phases`` are those of the fastest ``wall_s``) and the largest
+    peak RSS."""
     import subprocess  # here, not at the top: the worker process does not need it
 
     runs = []
@@ -119,6 +132,8 @@ def measure(name: str, repeat: int = 3) -> dict:
     best["resolve_s"] = min(r["resolve_s"] for r in runs)
     best["cpu_s"] = min(r["cpu_s"] for r in runs)
     best["process_s"] = min(r["process_s"] for r in runs)
+    best["loop_s"] = min(r["loop_s"] for r in runs)
+    best["loop_events_per_s"] = best["events"] / best["loop_s"]
     best["peak_rss_mb"] = max(r["peak_rss_mb"] for r in runs)
     return best
 
@@ -133,6 +148,8 @@ def print_table(console, results: dict) -> None:
         "sim (s)",
         "events",
         "events/s",
+        "loop (s)",
+        "loop events/s",
         "packet-hops/s",
         "process (s)",
         "peak RSS (MB)",
@@ -146,6 +163,8 @@ def print_table(console, results: dict) -> None:
             f"{r['wall_s']:.3f}",
             f"{r['events']:,}",
             f"{r['events_per_s']:,.0f}",
+            f"{r['loop_s']:.3f}",
+            f"{r['loop_events_per_s']:,.0f}",
             f"{r['packet_hops_per_s']:,.0f}",
             f"{r['process_s']:.3f}",
             f"{r['peak_rss_mb']:.1f}",

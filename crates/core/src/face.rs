@@ -191,6 +191,9 @@ impl Face {
         let occ = &mut self.occupancy[p.kind() as usize];
         occ.0 += 1;
         occ.1 += size;
+        if self.queue.capacity() == 0 {
+            self.queue = crate::spare::take_queue(); // one used moments ago (see `spare`)
+        }
         self.queue.push_back((now, p));
         self.queue_bytes += size;
         let len = self.queue.len() as u64;
@@ -204,6 +207,10 @@ impl Face {
     /// waited.
     pub fn dequeue(&mut self, now: Instant) -> Option<(Packet, Duration)> {
         let (joined, p) = self.queue.pop_front()?;
+        if self.queue.is_empty() && crate::spare::pooling() {
+            // an idle face keeps no buffer: the next face to queue takes this one, in cache
+            crate::spare::give_queue(std::mem::take(&mut self.queue));
+        }
         let size = p.size() as u64;
         self.queue_bytes -= size;
         let occ = &mut self.occupancy[p.kind() as usize];

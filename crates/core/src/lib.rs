@@ -26,6 +26,7 @@ pub mod pacing;
 pub mod packet;
 pub mod rng;
 pub mod schemes;
+pub mod spare;
 pub mod table;
 pub mod time;
 pub mod timers;

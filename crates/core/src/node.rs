@@ -66,8 +66,10 @@ pub struct Node {
     app_next: Option<Instant>,
     pub apps: Vec<AppSlot>,
     app_timers: BinaryHeap<Reverse<(Instant, u32)>>,
-    scratch: Vec<Packet>,
     pub fwd: Forwarder,
+    /// The list an app fills during one call, when the pools are off ([`crate::spare`]); last:
+    /// with the pools on (large networks) it is never touched.
+    scratch: Vec<Packet>,
 }
 
 impl Node {
@@ -147,19 +149,39 @@ impl Node {
                 if self.apps[i].state == AppState::Waiting {
                     continue;
                 }
-                let mut out = std::mem::take(&mut self.scratch);
+                let mut out = self.take_out();
                 // disjoint fields: no need to clone the shared name table per packet
                 let names = &self.fwd.core.names;
                 self.apps[i].app.handle_packet(now, names, p, &mut out);
                 self.send_from_app(now, i, &mut out);
-                self.scratch = out;
+                self.give_out(out);
                 self.reschedule(i);
             }
             let mut batch = batch;
             batch.clear();
-            if self.fwd.core.app_out.is_empty() {
+            if crate::spare::pooling() {
+                // the list goes back to the pool, not to this node (cold the next time: `spare`)
+                crate::spare::give_app_out(batch);
+            } else if self.fwd.core.app_out.is_empty() {
                 self.fwd.core.app_out = batch;
             }
+        }
+    }
+
+    /// An empty list for an app to fill: from the pool, or the node's own ([`crate::spare`]).
+    fn take_out(&mut self) -> Vec<Packet> {
+        if crate::spare::pooling() {
+            crate::spare::take_packets()
+        } else {
+            std::mem::take(&mut self.scratch)
+        }
+    }
+
+    fn give_out(&mut self, out: Vec<Packet>) {
+        if crate::spare::pooling() {
+            crate::spare::give_packets(out);
+        } else {
+            self.scratch = out;
         }
     }
 
@@ -205,7 +227,7 @@ impl Node {
     }
 
     fn wake_app(&mut self, now: Instant, i: usize) {
-        let mut out = std::mem::take(&mut self.scratch);
+        let mut out = self.take_out();
         let slot = &mut self.apps[i];
         if slot.state == AppState::Waiting && now >= slot.start {
             slot.state = AppState::Running;
@@ -219,7 +241,7 @@ impl Node {
             slot.app.on_timeout(now, &mut out);
         }
         self.send_from_app(now, i, &mut out);
-        self.scratch = out;
+        self.give_out(out);
     }
 
     /// The link of net face `face` is free at `now`: the next packet to transmit.

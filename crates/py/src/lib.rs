@@ -12,7 +12,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 /// Runs a resolved scenario (JSON, see `crates/sim/src/spec.rs`) and returns
-/// `{"summary": str, "meta": str, "tables": {table: {column: (dtype, bytes)}}}`.
+/// `{"summary": str, "meta": str, "tables": {table: {column: (dtype, bytes)}}, "phases": {…}}`.
+/// `phases` holds the wall-clock seconds of the call's parts (`parse_s`, `routes_s`, `build_s`,
+/// `loop_s`, `report_s`, `tables_s`, `teardown_s` of the network, `serialize_s` of the summary
+/// and metadata to JSON, `free_s` of the parsed spec and Rust outputs): measurements for
+/// `ndncc bench`, never part of the summary or the tables.
 #[pyfunction]
 #[pyo3(signature = (spec_json, progress=None, tables=true))]
 fn run<'py>(
@@ -21,8 +25,10 @@ fn run<'py>(
     progress: Option<Py<PyAny>>,
     tables: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let started = std::time::Instant::now();
     let spec =
         ScenarioSpec::from_json(spec_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let parse_s = started.elapsed().as_secs_f64();
     let duration_s = spec.duration_ns as f64 * 1e-9;
     let opts = RunOptions {
         tables,
@@ -54,11 +60,12 @@ fn run<'py>(
         }
         Err(SimError::Spec(e)) => return Err(PyValueError::new_err(e.to_string())),
     };
-    let to_json =
-        |v: &dyn erased::Ser| v.json().map_err(|e| PyRuntimeError::new_err(e.to_string()));
     let d = PyDict::new(py);
-    d.set_item("summary", to_json(&out.summary)?)?;
-    d.set_item("meta", to_json(&out.meta)?)?;
+    let started = std::time::Instant::now();
+    // hand-written JSON, the same bytes as serde_json's (`ndncc_sim::json_out`)
+    d.set_item("summary", ndncc_sim::json_out::summary(&out.summary))?;
+    d.set_item("meta", ndncc_sim::json_out::meta(&out.meta))?;
+    let serialize_s = started.elapsed().as_secs_f64();
     let tabs = PyDict::new(py);
     for (name, table) in &out.tables {
         let cols = PyDict::new(py);
@@ -73,19 +80,27 @@ fn run<'py>(
         tabs.set_item(name, cols)?;
     }
     d.set_item("tables", tabs)?;
+    let p = out.phases;
+    let started = std::time::Instant::now();
+    drop(out);
+    drop(spec);
+    let free_s = started.elapsed().as_secs_f64();
+    let phases = PyDict::new(py);
+    for (k, v) in [
+        ("parse_s", parse_s),
+        ("routes_s", p.routes_s),
+        ("build_s", p.build_s),
+        ("loop_s", p.loop_s),
+        ("report_s", p.report_s),
+        ("tables_s", p.tables_s),
+        ("teardown_s", p.teardown_s),
+        ("serialize_s", serialize_s),
+        ("free_s", free_s),
+    ] {
+        phases.set_item(k, v)?;
+    }
+    d.set_item("phases", phases)?;
     Ok(d)
-}
-
-mod erased {
-    /// Serialize-to-JSON behind a trait object.
-    pub trait Ser {
-        fn json(&self) -> serde_json::Result<String>;
-    }
-    impl<T: serde::Serialize> Ser for T {
-        fn json(&self) -> serde_json::Result<String> {
-            serde_json::to_string(self)
-        }
-    }
 }
 
 /// Runs a UDP send loop on the OS clock (seed 003). `engine` is "rfc3448", "rfc3448-burst" or

@@ -26,12 +26,25 @@ fn main() {
         .expect("run");
         let ran = t.elapsed();
         let events = out.summary.events;
+        let p = out.phases;
+        let t = Instant::now();
+        let json = ndncc_sim::json_out::summary(&out.summary).len()
+            + ndncc_sim::json_out::meta(&out.meta).len();
+        let serialized = t.elapsed();
         println!(
-            "parse {:.3}s  build+run {:.3}s  events {}  {:.2} M events/s",
+            "parse {:.3}s  build+run {:.3}s  events {}  {:.2} M events/s  (routes {:.3} build {:.3} \
+             loop {:.3} report {:.3} teardown {:.3} serialize {:.3}: {} B)",
             parsed.as_secs_f64(),
             ran.as_secs_f64(),
             events,
-            events as f64 / ran.as_secs_f64() / 1e6
+            events as f64 / ran.as_secs_f64() / 1e6,
+            p.routes_s,
+            p.build_s,
+            p.loop_s,
+            p.report_s,
+            p.teardown_s,
+            serialized.as_secs_f64(),
+            json
         );
     }
 }

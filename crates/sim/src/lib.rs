@@ -10,13 +10,16 @@
 //!   `(seed, run, kind, index)`.
 
 pub mod engines;
+pub mod json_out;
 pub mod output;
+pub mod phases;
 pub mod routing;
 pub mod spec;
 pub mod summary;
 mod world;
 
 pub use output::{Column, SimOutput, Table};
+pub use phases::Phases;
 pub use spec::{ScenarioSpec, SpecError};
 pub use world::{run, run_with, ControlLink, Parts, RunOptions, SimError};
 

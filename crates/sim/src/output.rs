@@ -91,6 +91,8 @@ pub struct SimOutput {
     pub meta: Meta,
     /// `app_series`, `face_series`, `node_series`, `delays` (empty when tables are off).
     pub tables: Vec<(String, Table)>,
+    /// Wall-clock time of the run's phases (a measurement: not part of the outputs above).
+    pub phases: crate::phases::Phases,
 }
 
 impl SimOutput {

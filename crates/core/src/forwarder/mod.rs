@@ -74,6 +74,12 @@ impl SendOutcome {
 #[repr(C)]
 pub struct FwCore {
     pub faces: Vec<Face>,
+    /// True when the node runs no router module ([`FwCore::plain`]): read after every event,
+    /// so kept here rather than read from the module (out of line, in its own block).
+    plain: bool,
+    /// The Content Store is on (capacity > 0, fixed at construction): read on every Interest
+    /// and Data, so kept here rather than in the store's own lines.
+    cs_on: bool,
     pub fib: Fib,
     pub pit: Pit,
     pit_timers: TimerQueue<Name>,
@@ -88,10 +94,13 @@ pub struct FwCore {
     pub names: Arc<NameTable>,
     /// Size of a Nack's header added to the Interest it carries, in bytes.
     pub nack_overhead: u32,
-    pub cs: ContentStore,
+    cs: ContentStore,
     pub counters: NodeCounters,
     pub rng: RngStream,
-    pub module: RouterModule,
+    /// The router module, boxed: most nodes run none, and a visit of a plain node reads only
+    /// `plain` (the enum is 392 bytes; inline it made every node 1 024 bytes). Replace it with
+    /// [`FwCore::set_module`], which keeps `plain` true to it.
+    module: Box<RouterModule>,
 }
 
 /// A forwarder: a strategy over a [`FwCore`] (`repr(C)`: the strategy and the tick, read on
@@ -105,11 +114,12 @@ pub struct Forwarder {
 }
 
 impl FwCore {
-    /// Caches `data` in the Content Store, unless it is one segment of a chunked answer: the
-    /// store keeps one Data per name and segments share their chunk's name.
+    /// Caches `data` in the Content Store (when it is on: `cs_on`, read without touching the
+    /// store), unless it is one segment of a chunked answer: the store keeps one Data per name
+    /// and segments share their chunk's name.
     #[inline]
     fn cache(&mut self, data: Data, now: Instant) {
-        if data.ext.segment.is_none() {
+        if self.cs_on && data.ext.segment.is_none() {
             self.cs.insert(data, now);
         }
     }
@@ -120,6 +130,9 @@ impl FwCore {
         let i = face.0 as usize;
         if self.faces[i].is_app() {
             self.faces[i].counters.count_out(&p);
+            if self.app_out.capacity() == 0 {
+                self.app_out = crate::spare::take_app_out(); // in cache (see `spare`)
+            }
             self.app_out.push((face, p));
             return true;
         }
@@ -152,7 +165,41 @@ impl FwCore {
     /// then apply, and the hot paths skip the module's dispatch.
     #[inline]
     pub fn plain(&self) -> bool {
-        matches!(self.module, RouterModule::None)
+        self.plain
+    }
+
+    /// The Content Store.
+    pub fn cs(&self) -> &ContentStore {
+        &self.cs
+    }
+
+    /// Replaces the Content Store (keeping `cs_on` true to it).
+    pub fn set_cs(&mut self, cs: ContentStore) {
+        self.cs_on = cs.enabled();
+        self.cs = cs;
+    }
+
+    /// The router module (`RouterModule::None` when the node runs none).
+    pub fn module(&self) -> &RouterModule {
+        &self.module
+    }
+
+    /// The router module, to act on it (gauges, tests). To replace it use
+    /// [`FwCore::set_module`]: assigning through this reference would leave `plain` stale.
+    pub fn module_mut(&mut self) -> &mut RouterModule {
+        &mut self.module
+    }
+
+    /// The faces and the router module, both to act on (per-face gauges).
+    pub fn faces_and_module_mut(&mut self) -> (&mut [Face], &mut RouterModule) {
+        (&mut self.faces, &mut self.module)
+    }
+
+    /// Replaces the router module (its tick, if any, is not scheduled: the forwarder's tick is
+    /// set from the module given to [`Forwarder::new`]).
+    pub fn set_module(&mut self, module: RouterModule) {
+        self.plain = matches!(module, RouterModule::None);
+        *self.module = module;
     }
 
     /// Action: forward the pending Interest `name` on `face`, subject to the router module.
@@ -163,7 +210,7 @@ impl FwCore {
             return SendOutcome::Refused(None);
         };
         let interest = entry.interest;
-        let verdict = if matches!(self.module, RouterModule::None) {
+        let verdict = if self.plain {
             InterestVerdict::Admit
         } else {
             self.module
@@ -311,10 +358,12 @@ impl Forwarder {
             core: FwCore {
                 names,
                 faces: Vec::new(),
+                plain: matches!(module, RouterModule::None),
+                cs_on: config.cs_capacity > 0,
                 fib: Fib::new(),
                 pit: Pit::new(),
                 cs: ContentStore::new(config.cs_capacity),
-                module,
+                module: Box::new(module),
                 counters: NodeCounters::default(),
                 nack_overhead: config.nack_overhead,
                 app_out: Vec::new(),
@@ -363,7 +412,7 @@ impl Forwarder {
         core.faces[in_face.0 as usize]
             .counters
             .count_in(&Packet::Interest(interest));
-        if core.cs.enabled() {
+        if core.cs_on {
             if let Some(d) = core.cs.lookup(interest.name, interest.must_be_fresh, now) {
                 core.send_data(now, in_face, d);
                 return;
@@ -424,7 +473,7 @@ impl Forwarder {
         }
         let prefix = core.module_prefix(data.name);
         let entry = core.pit.get_mut(&data.name);
-        if !matches!(core.module, RouterModule::None) {
+        if !core.plain {
             let sent = entry
                 .as_ref()
                 .and_then(|e| e.out_record(in_face))
@@ -527,7 +576,7 @@ impl Forwarder {
     /// `on_dropped_interest` for Interests a queue dropped (whose handling may drop more).
     #[inline]
     fn after_input(&mut self, now: Instant) {
-        if matches!(self.core.module, RouterModule::None) && self.core.dropped.is_empty() {
+        if self.core.plain && self.core.dropped.is_empty() {
             return; // the common case, after every packet: nothing to carry out
         }
         self.after_input_work(now);
@@ -572,7 +621,7 @@ impl Forwarder {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        if matches!(self.core.module, RouterModule::None) {
+        if self.core.plain {
             return first; // the common case, asked after every event: no module to consult
         }
         match (first, self.core.module.poll_timeout()) {
@@ -616,7 +665,7 @@ impl Forwarder {
                 self.tick = Some((period, n));
             }
         }
-        if core.module.poll_timeout().is_some_and(|t| t <= now) {
+        if !core.plain && core.module.poll_timeout().is_some_and(|t| t <= now) {
             core.module.on_timeout(now, &core.faces);
         }
         self.after_input(now);
@@ -627,7 +676,7 @@ impl Forwarder {
     pub fn poll_transmit(&mut self, now: Instant, face: FaceId) -> Option<Packet> {
         let core = &mut self.core;
         let (mut p, sojourn) = core.faces.get_mut(face.0 as usize)?.dequeue(now)?;
-        if !matches!(core.module, RouterModule::None) {
+        if !core.plain {
             let was_marked = matches!(p, Packet::Data(d) if d.ext.mark);
             core.module
                 .on_dequeue(now, face, &mut p, sojourn, &core.faces);

@@ -449,7 +449,7 @@ fn a_module_is_a_queue_discipline_with_its_own_timers() {
     }
     assert_eq!(f.faces()[DOWN1.0 as usize].counters.marks, 1);
     let mut g = [f64::NAN];
-    f.core.module.face_gauges(Instant(0), DOWN1, &mut g);
+    f.core.module_mut().face_gauges(Instant(0), DOWN1, &mut g);
     assert_eq!(g, [1.0]);
 }
 
@@ -553,7 +553,7 @@ fn closing_a_face_removes_its_routes_and_queue_and_nothing_else() {
 #[test]
 fn the_content_store_neither_keeps_segments_nor_answers_chunk_interests() {
     let (mut f, p) = setup(Strategy::BestRoute, RouterModule::None);
-    f.core.cs = ContentStore::new(100);
+    f.core.set_cs(ContentStore::new(100));
     let chunk = |nonce| {
         let mut i = interest(p, 1, nonce);
         i.ext.set_chunk(Some(ChunkRequest {

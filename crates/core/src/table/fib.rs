@@ -20,7 +20,7 @@ pub struct NextHop {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FibEntry {
     pub prefix: NameId,
-    pub nexthops: SmallVec<[NextHop; 4]>,
+    pub nexthops: SmallVec<[NextHop; 2]>,
 }
 
 /// The FIB: the entries a node has, keyed by [`NameId`]. Sparse, so that its size is the node's

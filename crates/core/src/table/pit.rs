@@ -196,6 +196,11 @@ impl Pit {
     }
     /// Creates an entry for `interest` (replacing none: the caller checked it is absent).
     pub fn insert(&mut self, interest: Interest, expiry: Instant) -> &mut PitEntry {
+        if self.entries.capacity() == 0 {
+            // an empty PIT holds no table: take the one an emptied PIT returned last, in cache
+            // (with tens of thousands of edge nodes each one's own table would be cold)
+            self.entries = crate::spare::take_pit_table();
+        }
         self.entries.entry(interest.name).or_insert(PitEntry {
             interest,
             in_records: SmallVec::new(),
@@ -205,7 +210,12 @@ impl Pit {
         })
     }
     pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {
-        self.entries.remove(name)
+        let e = self.entries.remove(name);
+        let small = self.entries.capacity() <= crate::spare::PIT_KEEP_CAPACITY;
+        if e.is_some() && self.entries.is_empty() && small && crate::spare::pooling() {
+            crate::spare::give_pit_table(std::mem::take(&mut self.entries));
+        }
+        e
     }
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -230,6 +240,28 @@ mod tests {
 
     fn seg(index: u32) -> SegmentInfo {
         SegmentInfo { index, count: 4 }
+    }
+
+    #[test]
+    fn an_emptied_pit_lends_its_table_and_the_next_pit_starts_empty() {
+        let i = |seq| Interest::new(Name::new(NameId(1), seq), seq as u32, Duration(10), 40);
+        let (mut a, mut b) = (Pit::new(), Pit::new());
+        a.insert(i(1), Instant(10));
+        a.insert(i(2), Instant(10));
+        assert!(a.remove(&i(1).name).is_some());
+        let before = crate::spare::spare_pit_tables();
+        assert!(a.remove(&i(2).name).is_some()); // now empty: its table goes to the pool
+        assert_eq!(crate::spare::spare_pit_tables(), before + 1);
+        b.insert(i(3), Instant(20)); // takes it back
+        assert_eq!(crate::spare::spare_pit_tables(), before);
+        assert_eq!(b.len(), 1);
+        assert!(b.get(&i(1).name).is_none() && b.get(&i(2).name).is_none());
+        assert_eq!(b.get(&i(3).name).map(|e| e.expiry), Some(Instant(20)));
+        a.insert(i(1), Instant(30)); // a works on without its old table
+        assert_eq!(
+            (a.len(), a.get(&i(1).name).map(|e| e.expiry)),
+            (1, Some(Instant(30)))
+        );
     }
 
     #[test]

@@ -308,7 +308,7 @@ impl Daemon {
             n_fib_entries: self.fwd.core.fib.len() as u64,
             n_pit_entries: self.fwd.core.pit.len() as u64,
             n_measurements_entries: 0,
-            n_cs_entries: self.fwd.core.cs.len() as u64,
+            n_cs_entries: self.fwd.core.cs().len() as u64,
             counters,
             n_satisfied_interests: c.satisfied,
             n_unsatisfied_interests: c.timed_out + c.rejected,

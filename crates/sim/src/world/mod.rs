@@ -121,16 +121,26 @@ pub fn run_with(
     parts: Parts,
     progress: &mut dyn FnMut(f64) -> bool,
 ) -> Result<SimOutput, SimError> {
-    let mut w = World::build(spec, parts)?;
+    use crate::phases::{lap, Phases};
+    let mut phases = Phases::default();
+    let mut t = std::time::Instant::now();
+    let mut w = World::build(spec, parts, &mut phases.routes_s)?;
+    phases.build_s = lap(&mut t) - phases.routes_s;
     if !w.run(opts, progress) {
         return Err(SimError::Interrupted);
     }
+    phases.loop_s = lap(&mut t);
     let summary = w.summary();
     let meta = w.meta();
+    phases.report_s = lap(&mut t);
     let tables = if opts.tables { w.tables() } else { Vec::new() };
+    phases.tables_s = lap(&mut t);
+    drop(w);
+    phases.teardown_s = lap(&mut t);
     Ok(SimOutput {
         summary,
         meta,
         tables,
+        phases,
     })
 }

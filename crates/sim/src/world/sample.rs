@@ -92,7 +92,7 @@ impl FaceGauges {
 /// A node's gauge names: its router module's, then its strategy's.
 fn own_gauges(node: &ndncc_core::Node) -> Vec<&'static str> {
     let f = &node.fwd;
-    let m = f.core.module.gauge_names().iter();
+    let m = f.core.module().gauge_names().iter();
     m.chain(f.strategy.gauge_names()).copied().collect()
 }
 
@@ -153,7 +153,8 @@ impl<'a> World<'a> {
         }
         for (ni, node) in self.nodes.iter_mut().enumerate() {
             let (core, strategy) = (&mut node.fwd.core, &node.fwd.strategy);
-            for (fi, face) in core.faces.iter_mut().enumerate() {
+            let (faces, module) = core.faces_and_module_mut();
+            for (fi, face) in faces.iter_mut().enumerate() {
                 let c = face.counters;
                 let p = s.prev_face[ni][fi];
                 let f = &mut s.face;
@@ -187,13 +188,12 @@ impl<'a> World<'a> {
                 for (k, v) in diffs.into_iter().enumerate() {
                     f.u[3 + k].push(v);
                 }
-                s.gauges
-                    .push(ni, &mut core.module, strategy, self.now, face.id);
+                s.gauges.push(ni, module, strategy, self.now, face.id);
                 face.window_max_pkts = face.queue_len() as u64;
                 s.prev_face[ni][fi] = c;
             }
             let nc = node.fwd.core.counters;
-            let cs = &node.fwd.core.cs;
+            let cs = node.fwd.core.cs();
             let (pn, ph, pm) = s.prev_node[ni];
             let n = &mut s.node;
             n.f[0].push(t);

@@ -230,7 +230,10 @@ fn harness_slow_start_avoidance_timeout_and_marked_chunk() {
             cfg.max_seq = Some(400);
         },
     );
-    h.nodes[1].fwd.core.module = RouterModule::Custom(Box::new(MarkChunk));
+    h.nodes[1]
+        .fwd
+        .core
+        .set_module(RouterModule::Custom(Box::new(MarkChunk)));
     let sent = Rc::new(Cell::new(None));
     let masks: Rc<RefCell<Vec<u64>>> = Rc::default();
     let (s, m) = (sent.clone(), masks.clone());

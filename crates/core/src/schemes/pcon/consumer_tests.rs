@@ -210,8 +210,12 @@ fn harness_marks_and_a_timeout_with_conservative_window_adaptation() {
             1000,
             |_| {},
         );
-        h.nodes[1].fwd.core.module =
-            RouterModule::Custom(Box::new(MarkSeqs(vec![30, 31, 32, 100])));
+        h.nodes[1]
+            .fwd
+            .core
+            .set_module(RouterModule::Custom(Box::new(MarkSeqs(vec![
+                30, 31, 32, 100,
+            ]))));
         let mut lost = false;
         h.drop_when(move |_, p| match p {
             Packet::Data(d) if d.name.seq == Some(150) && !lost => {

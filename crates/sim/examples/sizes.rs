@@ -1,0 +1,23 @@
+//! Prints the sizes of the per-flow structures of `ndncc-core` (bytes), for layout work:
+//! `cargo run --release -p ndncc-sim --example sizes`
+use std::mem::size_of;
+fn main() {
+    use ndncc_core::*;
+    println!("Packet {}", size_of::<packet::Packet>());
+    println!("Interest {}", size_of::<packet::Interest>());
+    println!("Data {}", size_of::<packet::Data>());
+    println!("Name {}", size_of::<name::Name>());
+    println!("Node {}", size_of::<Node>());
+    println!("Face {}", size_of::<face::Face>());
+    println!("Forwarder {}", size_of::<forwarder::Forwarder>());
+    println!("FwCore {}", size_of::<forwarder::FwCore>());
+    println!("RouterModule {}", size_of::<schemes::RouterModule>());
+    println!("PitEntry {}", size_of::<table::pit::PitEntry>());
+    println!("Consumer {}", size_of::<app::Consumer>());
+    println!("App {}", size_of::<app::App>());
+    println!("AppSlot {}", size_of::<node::AppSlot>());
+    println!("Fib {}", size_of::<table::fib::Fib>());
+    println!("Pit {}", size_of::<table::pit::Pit>());
+    println!("CS {}", size_of::<table::cs::ContentStore>());
+    println!("Strategy {}", size_of::<forwarder::Strategy>());
+}
