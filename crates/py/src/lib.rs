@@ -60,11 +60,12 @@ fn run<'py>(
         }
         Err(SimError::Spec(e)) => return Err(PyValueError::new_err(e.to_string())),
     };
+    let to_json =
+        |v: &dyn erased::Ser| v.json().map_err(|e| PyRuntimeError::new_err(e.to_string()));
     let d = PyDict::new(py);
     let started = std::time::Instant::now();
-    // hand-written JSON, the same bytes as serde_json's (`ndncc_sim::json_out`)
-    d.set_item("summary", ndncc_sim::json_out::summary(&out.summary))?;
-    d.set_item("meta", ndncc_sim::json_out::meta(&out.meta))?;
+    d.set_item("summary", to_json(&out.summary)?)?;
+    d.set_item("meta", to_json(&out.meta)?)?;
     let serialize_s = started.elapsed().as_secs_f64();
     let tabs = PyDict::new(py);
     for (name, table) in &out.tables {
@@ -101,6 +102,18 @@ fn run<'py>(
     }
     d.set_item("phases", phases)?;
     Ok(d)
+}
+
+mod erased {
+    /// Serialize-to-JSON behind a trait object.
+    pub trait Ser {
+        fn json(&self) -> serde_json::Result<String>;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn json(&self) -> serde_json::Result<String> {
+            serde_json::to_string(self)
+        }
+    }
 }
 
 /// Runs a UDP send loop on the OS clock (seed 003). `engine` is "rfc3448", "rfc3448-burst" or

@@ -15,15 +15,8 @@ fn main() {
         let text = std::fs::read_to_string(&path).unwrap();
         let spec = ScenarioSpec::from_json(&text).unwrap();
         let out = run(&spec, &RunOptions::default(), &mut |_| true).unwrap();
-        // what the Python binding returns (hand-written JSON), checked against serde_json's
-        let summary = ndncc_sim::json_out::summary(&out.summary);
-        let meta = ndncc_sim::json_out::meta(&out.meta);
-        assert_eq!(
-            summary,
-            serde_json::to_string(&out.summary).unwrap(),
-            "{path}"
-        );
-        assert_eq!(meta, serde_json::to_string(&out.meta).unwrap(), "{path}");
+        let summary = serde_json::to_string(&out.summary).unwrap();
+        let meta = serde_json::to_string(&out.meta).unwrap();
         let mut tabs = 0u64;
         for (name, t) in &out.tables {
             for (c, col) in &t.columns {

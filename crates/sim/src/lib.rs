@@ -10,7 +10,6 @@
 //!   `(seed, run, kind, index)`.
 
 pub mod engines;
-pub mod json_out;
 pub mod output;
 pub mod phases;
 pub mod routing;

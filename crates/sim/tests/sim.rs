@@ -128,16 +128,6 @@ fn u32s<'a>(out: &'a SimOutput, table: &str, col: &str) -> &'a [u32] {
 }
 
 #[test]
-fn the_hand_written_json_of_a_run_is_serde_jsons() {
-    let out = go(&line([10_000_000; 3], 10 * MS, 500.0, S));
-    assert!(!out.summary.faces.is_empty() && !out.summary.apps.is_empty());
-    let summary = ndncc_sim::json_out::summary(&out.summary);
-    assert_eq!(summary, serde_json::to_string(&out.summary).unwrap());
-    let meta = ndncc_sim::json_out::meta(&out.meta);
-    assert_eq!(meta, serde_json::to_string(&out.meta).unwrap());
-}
-
-#[test]
 fn below_capacity_every_delay_is_the_sum_of_serialization_and_propagation() {
     let spec = line([10_000_000; 3], 10 * MS, 500.0, 5 * S);
     let out = go(&spec);

@@ -10,7 +10,7 @@ use ndncc_core::face::FaceKind;
 
 impl<'a> World<'a> {
     pub(super) fn meta(&self) -> Meta {
-        let mut faces = Vec::with_capacity(self.nodes.iter().map(|n| n.fwd.faces().len()).sum());
+        let mut faces = Vec::new();
         // (node, slot) -> global app index, for the app faces
         let global: rustc_hash::FxHashMap<(u32, u32), u32> = self
             .apps
@@ -70,9 +70,8 @@ impl<'a> World<'a> {
 
     pub(super) fn summary(&self) -> Summary {
         let duration = self.spec.duration_ns;
-        // sized up front: at 10 000 pairs, growing by doubling copied the lists (tens of MB)
-        let mut consumers = Vec::with_capacity(self.apps.len());
-        let mut producers = Vec::with_capacity(self.apps.len());
+        let mut consumers = Vec::new();
+        let mut producers = Vec::new();
         for (i, loc) in self.apps.iter().enumerate() {
             let a = &self.spec.apps[i];
             let node_name = self.spec.nodes[a.node].name.clone();
@@ -121,7 +120,7 @@ impl<'a> World<'a> {
                 }),
             }
         }
-        let mut faces = Vec::with_capacity(self.nodes.iter().map(|n| n.fwd.faces().len()).sum());
+        let mut faces = Vec::new();
         for (ni, node) in self.nodes.iter().enumerate() {
             for face in node.fwd.faces() {
                 let c = &face.counters;
