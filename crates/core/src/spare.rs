@@ -15,26 +15,23 @@ use crate::name::Name;
 use crate::packet::Packet;
 use crate::table::pit::PitEntry;
 use crate::time::Instant;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Whether emptied buffers go to the pools (else their owners keep them, as a node or face did
-/// before the pools). Process-wide and a matter of speed only: no buffer's contents ever cross
-/// owners, so results are the same either way. A pool costs ≈ 100 instructions per packet hop
-/// (thread-local access, moving the buffer) and pays only when the network's per-flow state
-/// outgrows the caches; the simulator turns it on for large networks (`world/build.rs`).
-static POOLING: AtomicBool = AtomicBool::new(true);
-
-/// Turns the hand-back of emptied buffers on or off (see [`pooling`]).
+/// Turns the hand-back of emptied buffers on or off for this thread (see [`pooling`]).
 pub fn set_pooling(on: bool) {
-    POOLING.store(on, Ordering::Relaxed);
+    POOLING.with(|p| p.set(on));
 }
 
-/// True when emptied buffers go back to the pools.
+/// True when emptied buffers go back to this thread's pools (else their owners keep them, as a
+/// node or face did before the pools). Per thread, like the pools, and a matter of speed only:
+/// no buffer's contents ever cross owners, so results are the same either way. A pool costs
+/// ≈ 100 instructions per packet hop (thread-local access, moving the buffer) and pays only
+/// when the network's per-flow state outgrows the caches; the simulator sets it when it builds
+/// a network, from the network's size (`world/build.rs`), on the thread that then runs it.
 #[inline]
 pub fn pooling() -> bool {
-    POOLING.load(Ordering::Relaxed)
+    POOLING.with(Cell::get)
 }
 
 /// The most spare buffers of one kind kept per thread (beyond: freed).
@@ -55,6 +52,7 @@ pub type PitTable = rustc_hash::FxHashMap<Name, PitEntry>;
 pub const PIT_KEEP_CAPACITY: usize = 64;
 
 thread_local! {
+    static POOLING: Cell<bool> = const { Cell::new(true) };
     static PIT_TABLES: RefCell<Vec<PitTable>> = const { RefCell::new(Vec::new()) };
     static QUEUES: RefCell<Vec<Queue>> = const { RefCell::new(Vec::new()) };
     static APP_OUTS: RefCell<Vec<AppOut>> = const { RefCell::new(Vec::new()) };

@@ -188,8 +188,7 @@ impl<'a> World<'a> {
                 for (k, v) in diffs.into_iter().enumerate() {
                     f.u[3 + k].push(v);
                 }
-                s.gauges
-                    .push(ni, module, strategy, self.now, face.id);
+                s.gauges.push(ni, module, strategy, self.now, face.id);
                 face.window_max_pkts = face.queue_len() as u64;
                 s.prev_face[ni][fi] = c;
             }
