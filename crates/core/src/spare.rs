@@ -59,85 +59,75 @@ thread_local! {
     static PACKETS: RefCell<Vec<Packets>> = const { RefCell::new(Vec::new()) };
 }
 
+type Pool<T> = std::thread::LocalKey<RefCell<Vec<T>>>;
+
+/// The most recently returned buffer of `pool`, if any.
+fn take<T>(pool: &'static Pool<T>) -> Option<T> {
+    pool.with(|p| p.borrow_mut().pop())
+}
+
+/// Keeps `v` in `pool` when `keep` (the caller's "empty, with room") and the pool is not full;
+/// else drops it.
+fn give<T>(pool: &'static Pool<T>, v: T, keep: bool) {
+    if keep {
+        pool.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < KEEP {
+                p.push(v);
+            }
+        });
+    }
+}
+
 /// An empty PIT table, the most recently returned one if any (else one with no capacity: the
 /// first insert allocates it).
 pub fn take_pit_table() -> PitTable {
-    PIT_TABLES
-        .with(|p| p.borrow_mut().pop())
-        .unwrap_or_default()
+    take(&PIT_TABLES).unwrap_or_default()
 }
 
 /// Hands back an empty PIT table (kept only when empty, with room but not more than
 /// [`PIT_KEEP_CAPACITY`], and the pool not full). Nothing iterates a PIT table, so a reused
 /// table's bucket order cannot show in any result.
 pub fn give_pit_table(mut t: PitTable) {
-    if t.is_empty() && t.capacity() > 0 && t.capacity() <= PIT_KEEP_CAPACITY {
+    let keep = t.is_empty() && t.capacity() > 0 && t.capacity() <= PIT_KEEP_CAPACITY;
+    if keep {
         t.clear(); // no tombstones left behind
-        PIT_TABLES.with(|p| {
-            let mut p = p.borrow_mut();
-            if p.len() < KEEP {
-                p.push(t);
-            }
-        });
     }
+    give(&PIT_TABLES, t, keep);
 }
 
 /// An empty `app_out` list with room, the most recently returned one if any.
 pub fn take_app_out() -> AppOut {
-    APP_OUTS
-        .with(|p| p.borrow_mut().pop())
-        .unwrap_or_else(|| Vec::with_capacity(4))
+    take(&APP_OUTS).unwrap_or_else(|| Vec::with_capacity(4))
 }
 
 /// Hands back an `app_out` list (kept only when empty, with room, and the pool not full).
 pub fn give_app_out(v: AppOut) {
-    if v.is_empty() && v.capacity() > 0 {
-        APP_OUTS.with(|p| {
-            let mut p = p.borrow_mut();
-            if p.len() < KEEP {
-                p.push(v);
-            }
-        });
-    }
+    let keep = v.is_empty() && v.capacity() > 0;
+    give(&APP_OUTS, v, keep);
 }
 
 /// An empty packet list with room, the most recently returned one if any.
 pub fn take_packets() -> Packets {
-    PACKETS
-        .with(|p| p.borrow_mut().pop())
-        .unwrap_or_else(|| Vec::with_capacity(4))
+    take(&PACKETS).unwrap_or_else(|| Vec::with_capacity(4))
 }
 
 /// Hands back a packet list (kept only when empty, with room, and the pool not full).
 pub fn give_packets(v: Packets) {
-    if v.is_empty() && v.capacity() > 0 {
-        PACKETS.with(|p| {
-            let mut p = p.borrow_mut();
-            if p.len() < KEEP {
-                p.push(v);
-            }
-        });
-    }
+    let keep = v.is_empty() && v.capacity() > 0;
+    give(&PACKETS, v, keep);
 }
 
 /// An empty transmit queue with room for at least one packet, the most recently returned one
 /// if any.
 pub fn take_queue() -> Queue {
-    QUEUES
-        .with(|p| p.borrow_mut().pop())
-        .unwrap_or_else(|| VecDeque::with_capacity(4))
+    take(&QUEUES).unwrap_or_else(|| VecDeque::with_capacity(4))
 }
 
 /// Hands back an empty transmit queue (one with packets, or without room, is just dropped).
 pub fn give_queue(q: Queue) {
-    if q.is_empty() && q.capacity() > 0 {
-        QUEUES.with(|p| {
-            let mut p = p.borrow_mut();
-            if p.len() < KEEP {
-                p.push(q);
-            }
-        });
-    }
+    let keep = q.is_empty() && q.capacity() > 0;
+    give(&QUEUES, q, keep);
 }
 
 /// Spare PIT tables held by this thread now (for tests).
