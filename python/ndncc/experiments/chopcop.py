@@ -240,6 +240,11 @@ def app_summary(o: Outcome, app: str) -> dict:
     return next(a for a in o.summary["apps"] if a["name"] == app)
 
 
+def face_summary(o: Outcome, node: str, peer: str) -> dict:
+    """The summary of `node`'s face towards `peer` (the first, if several)."""
+    return next(f for f in o.summary["faces"] if f["node"] == node and f.get("peer") == peer)
+
+
 def window(o: Outcome, app: str, lo: float, hi: float) -> tuple[float, float]:
     """Mean and standard deviation of `app`'s window (chunks) over the bins in (lo, hi]."""
     s = o.frames["series"]

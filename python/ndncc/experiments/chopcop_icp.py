@@ -75,10 +75,6 @@ def sweep_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
     return rows
 
 
-def face(o: Outcome, node: str, peer: str) -> dict:
-    return next(f for f in o.summary["faces"] if f["node"] == node and f.get("peer") == peer)
-
-
 def cost_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
     """Where ICP's false timeouts go on the baseline (default τ): re-expressions sent by the
     receiver and forwarded by B (a consumed PIT entry aggregates nothing), and the duplicate Data
@@ -87,7 +83,7 @@ def cost_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
     o = res["baseline/icp"]
     a = C.app_summary(o, "receiver")
     cond = f"ICP, τ = {C.ICP_TAU}, baseline, [0, {_end('baseline', quick):g}] s"
-    c_in = face(o, "C", "B")["in_data"]
+    c_in = C.face_summary(o, "C", "B")["in_data"]
     dup = c_in - a["data_received"]
     return [
         _reported(
@@ -99,7 +95,10 @@ def cost_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
         _reported(
             "chunk Interests C sent to B / B forwarded to A",
             cond,
-            [face(o, "C", "B")["out_interests"], face(o, "B", "A")["out_interests"]],
+            [
+                C.face_summary(o, "C", "B")["out_interests"],
+                C.face_summary(o, "B", "A")["out_interests"],
+            ],
             "count",
         ),
         _reported(
