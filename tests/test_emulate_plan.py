@@ -149,3 +149,30 @@ def test_work_folders_of_dead_drivers_are_removed_and_live_ones_kept(tmp_path):
         (d / "1.toml").write_text("x")
     assert remove_stale_work_dirs(tmp_path) == [stale]
     assert not stale.exists() and mine.exists() and live.exists() and other.exists()
+
+
+def test_the_report_shows_the_relative_difference_in_percent():
+    """(real − sim) / sim, as a signed percentage with one decimal; "—" without a simulator
+    value to divide by."""
+    from ndncc.emulate.compare import markdown, rows
+
+    sim = {"apps": [{"name": "c1", "data_received": 800, "timeouts": 0}]}
+    real = {
+        "apps": [{"name": "c1", "data_received": 900, "timeouts": 3}],
+        "scenario": "s",
+        "mode": "loopback",
+        "mode_reason": "not root",
+        "wall_time_s": 1.0,
+        "load_average_before": 0.0,
+        "load_average_after": 0.0,
+        "cpu_count": 2,
+        "source": "s.toml",
+        "scenario_hash": "0" * 64,
+    }
+    table = rows(sim, real)
+    by_key = {r["metric"]: r for r in table}
+    text = markdown(table, sim, real)
+    assert by_key["Data received"]["relative_difference"] == pytest.approx(0.125)
+    assert "| Data received | count | 800 | 900 | +12.5 % |" in text
+    assert by_key["timeouts"]["relative_difference"] is None
+    assert "| timeouts | count | 0 | 3 | — |" in text

@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import time
+from pathlib import Path
 
 from .cli import EXIT_OK, InputError, _console
 
@@ -101,7 +102,7 @@ def _spec_of(kind: str, args: argparse.Namespace) -> tuple[dict, dict, str]:
     if args.settings or args.prefix:
         raise InputError("--spec FILE replaces --prefix and KEY=VALUE settings; give one")
     try:
-        data = json.loads(open(args.spec, encoding="utf-8").read())  # noqa: SIM115
+        data = json.loads(Path(args.spec).read_text(encoding="utf-8"))
         body, packets = data["app"], data["packets"]
         if body.get("kind") != kind:
             raise InputError(f"--spec {args.spec}: not a {kind} (kind {body.get('kind')!r})")

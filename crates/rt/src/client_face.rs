@@ -334,13 +334,19 @@ mod tests {
     use super::*;
     use std::os::unix::net::UnixListener;
 
-    #[test]
-    fn udp_batches_go_out_in_order_and_come_back_whole() {
+    /// A UDP "forwarder" socket on loopback (reads time out after 5 s) and a face to it.
+    fn udp_server_and_face() -> (UdpSocket, ClientFace) {
         let server = UdpSocket::bind("127.0.0.1:0").unwrap();
         server
             .set_read_timeout(Some(Duration::from_secs(5)))
             .unwrap();
-        let mut face = ClientFace::connect(&Endpoint::Udp(server.local_addr().unwrap())).unwrap();
+        let face = ClientFace::connect(&Endpoint::Udp(server.local_addr().unwrap())).unwrap();
+        (server, face)
+    }
+
+    #[test]
+    fn udp_batches_go_out_in_order_and_come_back_whole() {
+        let (server, mut face) = udp_server_and_face();
         // 40 Name elements of 1..=40 bytes
         let packets: Vec<Vec<u8>> = (1..=40u8)
             .map(|i| {
@@ -371,11 +377,7 @@ mod tests {
 
     #[test]
     fn a_refused_datagram_in_a_udp_batch_is_reported_and_the_rest_counted() {
-        let server = UdpSocket::bind("127.0.0.1:0").unwrap();
-        server
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        let mut face = ClientFace::connect(&Endpoint::Udp(server.local_addr().unwrap())).unwrap();
+        let (server, mut face) = udp_server_and_face();
         // the middle one is larger than any UDP datagram: the kernel refuses it
         let packets = vec![vec![7, 1, 1], vec![0u8; 70_000], vec![7, 1, 2]];
         let err = face.send_many(&packets, &mut Vec::new()).unwrap_err();

@@ -243,6 +243,25 @@ mod tests {
         assert_eq!(seen, vec![0, 1, 2, 3, 4, 5]);
     }
 
+    /// A full socket buffer stops the batch, and everything not sent is counted: what the peer
+    /// receives and what `send_connected` reports as unsent add up to what was given.
+    #[test]
+    fn a_full_socket_counts_the_rest_of_the_batch_as_unsent() {
+        // a datagram socket pair nobody reads: the peer's queue fills, then EAGAIN
+        let (a, b) = std::os::unix::net::UnixDatagram::pair().unwrap();
+        b.set_nonblocking(true).unwrap();
+        let grams: Vec<Vec<u8>> = (0..20_000u32).map(|i| i.to_be_bytes().to_vec()).collect();
+        let unsent = send_connected(a.as_raw_fd(), &grams);
+        assert!(unsent > 0, "the queue never filled");
+        let mut buf = [0u8; 16];
+        let mut received = 0;
+        while let Ok(n) = b.recv(&mut buf) {
+            assert_eq!(&buf[..n], &grams[received][..], "in order, the first ones");
+            received += 1;
+        }
+        assert_eq!(received + unsent, grams.len());
+    }
+
     #[test]
     fn addresses_convert_both_ways() {
         for a in ["127.0.0.1:6363", "[::1]:9", "10.1.2.3:65535"] {

@@ -106,6 +106,11 @@ def _fmt(v) -> str:
     return str(v)
 
 
+def _percent(rel: float | None) -> str:
+    """A relative difference as a signed percentage, "—" when there is none."""
+    return "—" if rel is None else f"{rel * 100:+.1f} %"
+
+
 def markdown(table: list[dict], sim: dict, real: dict) -> str:
     lines = [
         f"# {real['scenario']}: simulator vs real (`ndncc emulate`)",
@@ -125,11 +130,9 @@ def markdown(table: list[dict], sim: dict, real: dict) -> str:
         "|---|---|---|---:|---:|---:|",
     ]
     for r in table:
-        rel = r["relative_difference"]
-        rel_s = "—" if rel is None else f"{rel * 100:+.1f} %"
         lines.append(
             f"| {r['app']} | {r['metric']} | {r['unit']} | {_fmt(r['sim'])} | "
-            f"{_fmt(r['real'])} | {rel_s} |"
+            f"{_fmt(r['real'])} | {_percent(r['relative_difference'])} |"
         )
     lines.append("")
     return "\n".join(lines)
@@ -163,14 +166,13 @@ def print_table(table: list[dict], out: Path) -> None:
     for col in ("app", "metric", "unit", "simulator", "real", "rel. diff"):
         t.add_column(col, justify="left" if col in ("app", "metric", "unit") else "right")
     for r in table:
-        rel = r["relative_difference"]
         t.add_row(
             r["app"],
             r["metric"],
             r["unit"],
             _fmt(r["sim"]),
             _fmt(r["real"]),
-            "—" if rel is None else f"{rel * 100:+.1f} %",
+            _percent(r["relative_difference"]),
         )
     c = _console()
     c.print(t)

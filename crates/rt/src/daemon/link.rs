@@ -138,7 +138,8 @@ mod tests {
         let mut l = link_8mbps(0.0);
         l.send(Instant(0), vec![0; 1000]); // busy until 1 ms
         l.queue_seen(Instant(500_000), 1); // the next one waits
-                                           // the loop wakes 300 µs late: the packet still leaves at 1 ms, ends at 2 ms
+
+        // the loop wakes 300 µs late: the packet still leaves at 1 ms, ends at 2 ms
         let late = Instant(1_300_000);
         assert!(l.free(late));
         l.send(late, vec![0; 1000]);
