@@ -211,9 +211,8 @@ impl Pit {
     }
     pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {
         let e = self.entries.remove(name);
-        let small = self.entries.capacity() <= crate::spare::PIT_KEEP_CAPACITY;
-        if e.is_some() && self.entries.is_empty() && small && crate::spare::pooling() {
-            crate::spare::give_pit_table(std::mem::take(&mut self.entries));
+        if e.is_some() && self.entries.is_empty() {
+            crate::spare::give_pit_table(&mut self.entries);
         }
         e
     }
