@@ -264,6 +264,23 @@ mod tests {
     }
 
     #[test]
+    fn a_busy_pit_keeps_its_large_table_when_it_empties() {
+        let i = |seq| Interest::new(Name::new(NameId(1), seq), seq as u32, Duration(10), 40);
+        let n = 2 * crate::spare::PIT_KEEP_CAPACITY as u64;
+        let mut a = Pit::new();
+        for seq in 0..n {
+            a.insert(i(seq), Instant(10));
+        }
+        let before = crate::spare::spare_pit_tables();
+        for seq in 0..n {
+            assert!(a.remove(&i(seq).name).is_some());
+        }
+        // beyond PIT_KEEP_CAPACITY the table is the busy router's own: not pooled
+        assert_eq!(crate::spare::spare_pit_tables(), before);
+        assert!(a.is_empty() && a.entries.capacity() > crate::spare::PIT_KEEP_CAPACITY);
+    }
+
+    #[test]
     fn a_chunk_interest_waits_for_the_offsets_it_asked_for() {
         let mut e = entry();
         e.ask_segments(Some(ChunkRequest {
