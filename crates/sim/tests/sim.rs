@@ -545,3 +545,30 @@ fn named_gauges_are_columns_of_the_face_table() {
         .column("scheme_rate")
         .is_none());
 }
+
+/// The phases tile the call: each is a non-negative span, routes apart from the rest of the
+/// build, and together they fit within the wall time measured around `run` (routes counted
+/// twice, or a phase left out of the laps, would break one or the other). No bound on speed.
+#[test]
+fn the_timed_phases_are_disjoint_and_fit_within_the_call() {
+    let spec = line([10_000_000; 3], MS, 100.0, S / 10);
+    let started = std::time::Instant::now();
+    let out = go(&spec);
+    let whole = started.elapsed().as_secs_f64();
+    let p = out.phases;
+    let parts = [
+        p.routes_s,
+        p.build_s,
+        p.loop_s,
+        p.report_s,
+        p.tables_s,
+        p.teardown_s,
+    ];
+    assert!(parts.iter().all(|&s| s >= 0.0), "{p:?}");
+    assert!(p.routes_s > 0.0 && p.loop_s > 0.0, "{p:?}");
+    let sum: f64 = parts.iter().sum();
+    assert!(
+        sum <= whole + 1e-9,
+        "phases {sum} s > the call's {whole} s: {p:?}"
+    );
+}
