@@ -85,15 +85,14 @@ pub fn take_pit_table() -> PitTable {
     take(&PIT_TABLES).unwrap_or_default()
 }
 
-/// Hands back an empty PIT table (kept only when empty, with room but not more than
-/// [`PIT_KEEP_CAPACITY`], and the pool not full). Nothing iterates a PIT table, so a reused
-/// table's bucket order cannot show in any result.
-pub fn give_pit_table(mut t: PitTable) {
-    let keep = t.is_empty() && t.capacity() > 0 && t.capacity() <= PIT_KEEP_CAPACITY;
-    if keep {
-        t.clear(); // no tombstones left behind
+/// Hands an emptied PIT's table `t` to the pool when pooling is on and `t` is empty, with room
+/// but not more than [`PIT_KEEP_CAPACITY`] (else `t` stays where it is, with its PIT; dropped
+/// when the pool is full). Nothing iterates a PIT table, so a reused table's bucket order cannot
+/// show in any result.
+pub fn give_pit_table(t: &mut PitTable) {
+    if t.is_empty() && t.capacity() > 0 && t.capacity() <= PIT_KEEP_CAPACITY && pooling() {
+        give(&PIT_TABLES, std::mem::take(t), true);
     }
-    give(&PIT_TABLES, t, keep);
 }
 
 /// An empty `app_out` list with room, the most recently returned one if any.

@@ -45,10 +45,10 @@ impl RouterHooks for Hook {
         i: &Interest,
         _faces: &[Face],
     ) -> InterestVerdict {
-        let mut p = self.0.lock().unwrap();
+        let p = &mut *self.0.lock().unwrap();
         let seq = i.name.seq.unwrap_or(u64::MAX);
         p.c.interests_out += 1;
-        let nonces = p.sent.entry(seq).or_default().clone();
+        let nonces = p.sent.entry(seq).or_default();
         if !nonces.is_empty() {
             p.c.reexpressions_out += 1;
             if !nonces.contains(&i.nonce) {
@@ -56,7 +56,7 @@ impl RouterHooks for Hook {
             }
             p.c.reexpression_segments += i.ext.chunk().map_or(1, |c| c.mask.count_ones() as u64);
         }
-        p.sent.get_mut(&seq).unwrap().push(i.nonce);
+        nonces.push(i.nonce);
         InterestVerdict::Admit
     }
     fn on_data_in(

@@ -545,3 +545,59 @@ fn named_gauges_are_columns_of_the_face_table() {
         .column("scheme_rate")
         .is_none());
 }
+
+/// The phases tile the call: each is a non-negative span, routes apart from the rest of the
+/// build, and together they fit within the wall time measured around `run` (routes counted
+/// twice, or a phase left out of the laps, would break one or the other). No bound on speed.
+#[test]
+fn the_timed_phases_are_disjoint_and_fit_within_the_call() {
+    let spec = line([10_000_000; 3], MS, 100.0, S / 10);
+    let started = std::time::Instant::now();
+    let out = go(&spec);
+    let whole = started.elapsed().as_secs_f64();
+    let p = out.phases;
+    let parts = [
+        p.routes_s,
+        p.build_s,
+        p.loop_s,
+        p.report_s,
+        p.tables_s,
+        p.teardown_s,
+    ];
+    assert!(parts.iter().all(|&s| s >= 0.0), "{p:?}");
+    assert!(p.routes_s > 0.0 && p.loop_s > 0.0, "{p:?}");
+    let sum: f64 = parts.iter().sum();
+    assert!(
+        sum <= whole + 1e-9,
+        "phases {sum} s > the call's {whole} s: {p:?}"
+    );
+}
+
+/// A re-asked Interest's delay record: the full delay runs from its first send, the last delay
+/// from its last, at least a timeout (200 ms) apart; an Interest sent once has the two equal.
+#[test]
+fn a_reasked_interest_records_its_full_delay_from_the_first_send() {
+    let mut spec = line([10_000_000; 3], 5 * MS, 200.0, 4 * S);
+    spec.links[1].loss = 0.05;
+    if let AppKind::Consumer(c) = &mut spec.apps[0].app {
+        c.retx_on_timeout = true;
+        c.timeout_ns = Some(200 * MS);
+        c.lifetime_ns = 150 * MS;
+        c.max_seq = Some(400);
+    }
+    let out = go(&spec);
+    let full = f64s(&out, "delays", "full_delay_s");
+    let last = f64s(&out, "delays", "last_delay_s");
+    let tx = u32s(&out, "delays", "transmissions");
+    assert!(tx.iter().any(|&t| t > 1), "some Interest was re-asked");
+    for ((f, l), t) in full.iter().zip(last).zip(tx) {
+        if *t > 1 {
+            assert!(
+                f - l >= 0.2 - 1e-12,
+                "full {f} s, last {l} s after {t} sends"
+            );
+        } else {
+            assert_eq!(f, l);
+        }
+    }
+}

@@ -92,6 +92,20 @@ struct Pending {
     marks: u32,
 }
 
+impl Pending {
+    /// The delay record of the answer that completed it at `now`.
+    fn delay_record(&self, now: Instant, seq: u64, hops: u16) -> DelayRecord {
+        DelayRecord {
+            time: now,
+            seq,
+            last_delay: now - self.last_tx,
+            full_delay: now - self.first_tx,
+            transmissions: self.transmissions,
+            hops,
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Consumer {
     pub cfg: ConsumerConfig,
@@ -304,14 +318,7 @@ impl Consumer {
             self.count_data(data);
         }
         if self.cfg.record_delays {
-            self.delays.push(DelayRecord {
-                time: now,
-                seq,
-                last_delay: rtt,
-                full_delay: now - p.first_tx,
-                transmissions: p.transmissions,
-                hops: data.ext.hops,
-            });
+            self.delays.push(p.delay_record(now, seq, data.ext.hops));
         }
         let sig = DataSignal {
             seq,
@@ -385,21 +392,14 @@ impl Consumer {
         p.got |= bit;
         p.marks += u32::from(data.ext.mark);
         let (complete, marks) = (p.got == ChunkRequest::all(n).mask, p.marks);
-        let (first_tx, last_tx, transmissions) = (p.first_tx, p.last_tx, p.transmissions);
+        let p = *p; // for the delay record below, past `count_data`'s borrow
         self.count_data(data);
         if complete && !self.pending.contains_key(&seq) {
             // completed while waiting for its re-ask: done, nothing to ask again
             self.retx_queue.retain(|(s, _)| *s != seq);
             self.stats.completed += 1;
             if self.cfg.record_delays {
-                self.delays.push(DelayRecord {
-                    time: now,
-                    seq,
-                    last_delay: now - last_tx,
-                    full_delay: now - first_tx,
-                    transmissions,
-                    hops: data.ext.hops,
-                });
+                self.delays.push(p.delay_record(now, seq, data.ext.hops));
             }
             return None;
         }

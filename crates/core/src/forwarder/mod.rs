@@ -354,15 +354,16 @@ impl Forwarder {
             .tick_interval()
             .filter(|d| d.0 > 0)
             .map(|d| (d, Instant::ZERO + d));
+        let cs = ContentStore::new(config.cs_capacity);
         Forwarder {
             core: FwCore {
                 names,
                 faces: Vec::new(),
                 plain: matches!(module, RouterModule::None),
-                cs_on: config.cs_capacity > 0,
+                cs_on: cs.enabled(),
                 fib: Fib::new(),
                 pit: Pit::new(),
-                cs: ContentStore::new(config.cs_capacity),
+                cs,
                 module: Box::new(module),
                 counters: NodeCounters::default(),
                 nack_overhead: config.nack_overhead,

@@ -211,9 +211,8 @@ impl Pit {
     }
     pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {
         let e = self.entries.remove(name);
-        let small = self.entries.capacity() <= crate::spare::PIT_KEEP_CAPACITY;
-        if e.is_some() && self.entries.is_empty() && small && crate::spare::pooling() {
-            crate::spare::give_pit_table(std::mem::take(&mut self.entries));
+        if e.is_some() && self.entries.is_empty() {
+            crate::spare::give_pit_table(&mut self.entries);
         }
         e
     }
@@ -262,6 +261,23 @@ mod tests {
             (a.len(), a.get(&i(1).name).map(|e| e.expiry)),
             (1, Some(Instant(30)))
         );
+    }
+
+    #[test]
+    fn a_busy_pit_keeps_its_large_table_when_it_empties() {
+        let i = |seq| Interest::new(Name::new(NameId(1), seq), seq as u32, Duration(10), 40);
+        let n = 2 * crate::spare::PIT_KEEP_CAPACITY as u64;
+        let mut a = Pit::new();
+        for seq in 0..n {
+            a.insert(i(seq), Instant(10));
+        }
+        let before = crate::spare::spare_pit_tables();
+        for seq in 0..n {
+            assert!(a.remove(&i(seq).name).is_some());
+        }
+        // beyond PIT_KEEP_CAPACITY the table is the busy router's own: not pooled
+        assert_eq!(crate::spare::spare_pit_tables(), before);
+        assert!(a.is_empty() && a.entries.capacity() > crate::spare::PIT_KEEP_CAPACITY);
     }
 
     #[test]

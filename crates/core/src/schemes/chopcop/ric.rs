@@ -101,7 +101,7 @@ pub struct Ric {
     /// one R̄TT of a reduction.
     pub reductions: u64,
     pub ignored: u64,
-    /// When each chunk in flight was first asked (for `sample_reasked`).
+    /// When each chunk in flight was first asked (kept only with `sample_reasked`).
     first_sent: FxHashMap<u64, Instant>,
 }
 
@@ -181,7 +181,8 @@ impl CongestionController for Ric {
         Target::Window(self.window)
     }
     fn on_send(&mut self, now: Instant, seq: u64, retransmission: bool) {
-        if !retransmission {
+        // only `sample_reasked` reads the first sends: Karn's rule keeps no table
+        if self.cfg.sample_reasked && !retransmission {
             self.first_sent.insert(seq, now);
         }
     }
