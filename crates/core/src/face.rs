@@ -221,6 +221,21 @@ impl Face {
     }
 }
 
+impl Face {
+    /// Prefetch hint ([`crate::prefetch`]): what sending from this face touches — the kind,
+    /// limit, queue and its counts, the sent packets' counters, and the queue's head. Changes
+    /// nothing.
+    #[inline]
+    pub fn prefetch_out(&self) {
+        const OUT_BYTES: usize =
+            std::mem::offset_of!(Face, counters) + std::mem::offset_of!(FaceCounters, in_pkts);
+        crate::prefetch::span(self, OUT_BYTES);
+        if let Some(h) = self.queue.front() {
+            crate::prefetch::line(h);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,6 +24,7 @@ pub mod name;
 pub mod node;
 pub mod pacing;
 pub mod packet;
+pub mod prefetch;
 pub mod rng;
 pub mod schemes;
 pub mod spare;

@@ -265,3 +265,64 @@ impl Node {
         into.append(&mut self.fwd.core.ready);
     }
 }
+
+/// Prefetch hints for a driver that knows a node's next visit ([`crate::prefetch`]): the lines
+/// such a visit reads, asked for in stages, each stage's addresses read from lines the previous
+/// one brought in. They change no state and no result.
+impl Node {
+    /// Bytes from the node's start through the forwarder's output buffers: the apps and their
+    /// timers, the strategy and tick, and the headers of the faces, FIB, PIT, its timers and
+    /// output lists (`repr(C)`: fields in the order a visit reads them).
+    const HOT_BYTES: usize = std::mem::offset_of!(Node, fwd)
+        + std::mem::offset_of!(Forwarder, core)
+        + std::mem::offset_of!(crate::forwarder::FwCore, names);
+
+    /// First stage: the node's own hot lines (no load: the address is the node's).
+    #[inline]
+    pub fn prefetch_hot(&self) {
+        crate::prefetch::span(self, Self::HOT_BYTES);
+    }
+
+    /// Second stage (the node's hot lines in cache), before a packet arrives on `face` or a
+    /// timer fires (`face` None): the face's lines a packet reads, the other faces' first lines
+    /// on a node with few faces (an edge node answers on one of them), the apps' slots, and the
+    /// roots and tails of the timer queues.
+    #[inline]
+    pub fn prefetch_visit(&self, face: Option<FaceId>) {
+        use crate::prefetch::{line, span};
+        let faces = &self.fwd.core.faces;
+        if let Some(f) = face.and_then(|f| faces.get(f.0 as usize)) {
+            line(f);
+            line(&f.counters.in_pkts);
+        }
+        if faces.len() <= 4 {
+            for f in faces {
+                line(f);
+            }
+        }
+        for slot in self.apps.iter().take(2) {
+            span(slot, std::mem::size_of::<AppSlot>());
+        }
+        if let Some(t) = self.app_timers.as_slice().first() {
+            line(t);
+        }
+        self.fwd.core.prefetch_timers();
+    }
+
+    /// Third stage (the app slots in cache), as the visit starts: the consumers' own state.
+    #[inline]
+    pub fn prefetch_apps(&self) {
+        for slot in self.apps.iter().take(2) {
+            slot.app.prefetch();
+        }
+    }
+
+    /// Second stage before the link of net face `face` takes its next packet: the face's
+    /// sending lines and its queue's head ([`Face::prefetch_out`](crate::face::Face)).
+    #[inline]
+    pub fn prefetch_transmit(&self, face: FaceId) {
+        if let Some(f) = self.fwd.core.faces.get(face.0 as usize) {
+            f.prefetch_out();
+        }
+    }
+}

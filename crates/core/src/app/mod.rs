@@ -64,3 +64,14 @@ impl App {
         }
     }
 }
+
+impl App {
+    /// Prefetch hint ([`crate::prefetch`]): a consumer's state, out of line in its box (a
+    /// producer's is inline in its slot). Changes nothing.
+    #[inline]
+    pub fn prefetch(&self) {
+        if let App::Consumer(c) = self {
+            crate::prefetch::span(&**c, std::mem::size_of::<Consumer>());
+        }
+    }
+}

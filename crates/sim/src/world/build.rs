@@ -274,6 +274,7 @@ impl<'a> World<'a> {
             });
         }
         let n_nodes = nodes.len();
+        let ahead = super::prefetch::Ahead::new(&links, n_nodes);
         Ok(World {
             spec,
             nodes,
@@ -290,6 +291,7 @@ impl<'a> World<'a> {
             packet_hops: 0,
             link_losses: 0,
             series: Series::default(),
+            ahead,
         })
     }
 }

@@ -11,10 +11,10 @@ use ndncc_core::{BitRate, Duration, FaceId, Instant};
 /// writes in the first line (the random stream, drawn from only on lossy links, in the second).
 #[repr(C, align(64))]
 pub(super) struct LinkDir {
-    from: u32,
-    from_face: FaceId,
-    to: u32,
-    to_face: FaceId,
+    pub(super) from: u32,
+    pub(super) from_face: FaceId,
+    pub(super) to: u32,
+    pub(super) to_face: FaceId,
     bandwidth: BitRate,
     delay: Duration,
     loss: f64,
@@ -23,7 +23,7 @@ pub(super) struct LinkDir {
     /// Packets on the wire with their arrival instants, in order (a link never reorders), in
     /// the world's shared [`super::wire::Wire`]; only the head has an `Arrive` event, so the
     /// event queue holds one per busy link.
-    in_flight: Fifo,
+    pub(super) in_flight: Fifo,
     /// A `TxDone` event is scheduled (only when packets wait behind the one on the wire).
     tx_pending: bool,
     rng: RngStream,
@@ -85,7 +85,7 @@ impl Event {
     fn time(&self) -> u64 {
         (self.key >> 64) as u64
     }
-    fn kind(&self) -> EventKind {
+    pub(super) fn kind(&self) -> EventKind {
         match (self.key >> IDX_BITS) as u64 & ((1 << KIND_BITS) - 1) {
             0 => EventKind::TxDone,
             1 => EventKind::Arrive,
@@ -95,7 +95,7 @@ impl Event {
             _ => EventKind::ControllerTimer,
         }
     }
-    fn idx(&self) -> u32 {
+    pub(super) fn idx(&self) -> u32 {
         (self.key as u64 & ((1 << IDX_BITS) - 1)) as u32
     }
 }
@@ -261,6 +261,7 @@ impl<'a> World<'a> {
             self.events.pop();
             self.now = Instant(t);
             self.processed += 1;
+            self.prefetch_ahead(kind, idx);
             self.step(kind, idx);
             until_progress -= 1;
             if until_progress == 0 {

@@ -5,11 +5,13 @@
 //! * `wire` — the packets in flight on every link (one store, a FIFO per direction);
 //! * `sample` — the time-series tables, sampled every trace bin;
 //! * `report` — the summary and the metadata of faces and apps;
+//! * `prefetch` — asking for the next events' cache lines while the current one runs;
 //! * `control` — controller components and the control links that join them to nodes.
 
 mod build;
 mod control;
 mod events;
+mod prefetch;
 mod report;
 mod sample;
 mod wire;
@@ -77,6 +79,8 @@ struct World<'a> {
     link_losses: u64,
     series: Series,
     control: ControlPlane,
+    /// Prefetching the next events' state (large networks).
+    ahead: prefetch::Ahead,
 }
 
 /// Why a run produced no output.

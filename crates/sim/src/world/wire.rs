@@ -88,6 +88,14 @@ impl Wire {
         Some(packet)
     }
 
+    /// Prefetch hint ([`ndncc_core::prefetch`]): the slot of the oldest packet of `q`.
+    #[inline]
+    pub(super) fn prefetch_front(&self, q: &Fifo) {
+        if let Some(s) = self.slots.get(q.head as usize) {
+            ndncc_core::prefetch::line(s);
+        }
+    }
+
     /// When the oldest packet of `q` arrives.
     pub(super) fn front(&self, q: &Fifo) -> Option<Instant> {
         (q.head != NONE).then(|| self.slots[q.head as usize].arrive)
