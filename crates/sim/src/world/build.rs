@@ -15,7 +15,6 @@ use ndncc_core::schemes::components::Topology;
 use ndncc_core::schemes::strategies;
 use ndncc_core::schemes::RouterModule;
 use ndncc_core::{BitRate, Duration, Instant, NameTable, Node};
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 /// From this many nodes on, emptied buffers (face queues, PIT tables, app lists) go to
@@ -282,7 +281,10 @@ impl<'a> World<'a> {
             control,
             wire: Default::default(),
             apps,
-            events: BinaryHeap::new(),
+            events: super::queue::Events::new(
+                n_nodes >= super::prefetch::PREFETCH_FROM_NODES,
+                super::events::Event::NEVER,
+            ),
             seq: 0,
             node_sched: vec![None; n_nodes],
             ready: Vec::new(),

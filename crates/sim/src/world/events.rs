@@ -82,6 +82,10 @@ pub(super) struct Event {
 }
 
 impl Event {
+    /// Later than any event (the event queue's floor): no event has every key bit set, its
+    /// kind being at most 5 of 7.
+    pub(super) const NEVER: Event = Event { key: u128::MAX };
+
     fn time(&self) -> u64 {
         (self.key >> 64) as u64
     }
@@ -119,6 +123,7 @@ impl Ord for Event {
 }
 
 impl<'a> World<'a> {
+    #[inline]
     pub(super) fn schedule(&mut self, at: Instant, kind: EventKind, idx: u32) {
         self.seq += 1;
         assert!(self.seq < 1 << SEQ_BITS, "more than 2^39 events scheduled");
@@ -253,7 +258,7 @@ impl<'a> World<'a> {
         let every = opts.progress_every.max(1);
         // events left until the next progress call (a countdown: no division per event)
         let mut until_progress = every - self.processed % every;
-        while let Some(&ev) = self.events.peek() {
+        while let Some(ev) = self.events.peek() {
             let (t, kind, idx) = (ev.time(), ev.kind(), ev.idx());
             if t >= end {
                 break;

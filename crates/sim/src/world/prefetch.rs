@@ -67,19 +67,12 @@ impl<'a> World<'a> {
         if !self.ahead.on {
             return;
         }
-        let h = self.events.as_slice();
         self.stage3(kind, idx);
-        if let Some(&next) = h.first() {
+        if let Some(next) = self.events.peek() {
             self.stage2(next);
         }
-        // the event after next: the earlier of the next one's children in the heap (events
-        // order in reverse: the greater is the earlier)
-        let after = match (h.get(1), h.get(2)) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, _) => a,
-        };
-        if let Some(&e) = after {
-            self.stage1(e);
+        if let Some(after) = self.events.peek_second() {
+            self.stage1(after);
         }
     }
 
