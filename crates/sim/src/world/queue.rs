@@ -126,7 +126,12 @@ impl<T: Copy + Ord> Queue<T> {
             // (below the top levels the heap is out of cache)
             let g = ARITY * hole + 2;
             if g < self.lines.len() {
-                ndncc_core::prefetch::span(&self.lines[g], ARITY * std::mem::size_of::<Line<T>>());
+                let first = self.lines[g..].as_ptr();
+                for k in 0..ARITY {
+                    // past the array's end only when its last lines are not all in use: a hint
+                    // to an address never read
+                    ndncc_core::prefetch::line(first.wrapping_add(k));
+                }
             }
             let Some((im, m)) = self.greatest_child(hole) else {
                 break;
