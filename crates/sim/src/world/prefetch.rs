@@ -13,9 +13,10 @@
 //! 3. the current event: what stage 2's lines point to — the consumers' state, the links of an
 //!    edge node's faces.
 //!
-//! A prefetch changes no state, so results are the same with it on or off; it costs ≈ 60
-//! instructions per event, which pays only when the network's state outgrows the caches: on
-//! from [`PREFETCH_FROM_NODES`] nodes, like the buffer pools.
+//! A prefetch changes no state, so results are the same with it on or off. The ≈ 45 hints per
+//! event cost instructions, which pay only when the network's state outgrows the caches: on
+//! from [`PREFETCH_FROM_NODES`] nodes, like the buffer pools (`benches/README.md`, eighth
+//! sitting, has the figures).
 
 use super::events::{Event, EventKind, LinkDir};
 use super::World;
