@@ -100,7 +100,41 @@ pub struct FwCore {
     /// The router module, boxed: most nodes run none, and a visit of a plain node reads only
     /// `plain` (the enum is 392 bytes; inline it made every node 1 024 bytes). Replace it with
     /// [`FwCore::set_module`], which keeps `plain` true to it.
-    module: Box<RouterModule>,
+    module: ModuleSlot,
+}
+
+/// A node's router module: boxed when it runs one, no heap block at all when it runs none
+/// (with 20 000 nodes, 20 000 boxed `RouterModule::None` were 7.8 MB of heap).
+#[derive(Debug)]
+struct ModuleSlot(Option<Box<RouterModule>>);
+
+/// What a node without a module reads through its [`ModuleSlot`].
+const NO_MODULE: &RouterModule = &RouterModule::None;
+
+impl ModuleSlot {
+    fn new(module: RouterModule) -> Self {
+        match module {
+            RouterModule::None => ModuleSlot(None),
+            m => ModuleSlot(Some(Box::new(m))),
+        }
+    }
+}
+
+impl std::ops::Deref for ModuleSlot {
+    type Target = RouterModule;
+    #[inline]
+    fn deref(&self) -> &RouterModule {
+        self.0.as_deref().unwrap_or(NO_MODULE)
+    }
+}
+
+impl std::ops::DerefMut for ModuleSlot {
+    /// A `RouterModule::None` to act on is boxed on first use (the hot paths skip the module
+    /// of a plain node, so this is rare: tests, gauges, a control message).
+    #[inline]
+    fn deref_mut(&mut self) -> &mut RouterModule {
+        self.0.get_or_insert_with(|| Box::new(RouterModule::None))
+    }
 }
 
 /// A forwarder: a strategy over a [`FwCore`] (`repr(C)`: the strategy and the tick, read on
@@ -199,7 +233,7 @@ impl FwCore {
     /// set from the module given to [`Forwarder::new`]).
     pub fn set_module(&mut self, module: RouterModule) {
         self.plain = matches!(module, RouterModule::None);
-        *self.module = module;
+        self.module = ModuleSlot::new(module);
     }
 
     /// Action: forward the pending Interest `name` on `face`, subject to the router module.
@@ -301,6 +335,9 @@ impl FwCore {
     /// entry still waits for that transmission: not after it was satisfied, expired, Nacked, or
     /// replaced by a later Interest of the same name) and control messages.
     fn drain_module(&mut self, now: Instant) {
+        if self.plain {
+            return; // no module, nothing it could ask for
+        }
         while let Some(action) = self.module.poll_action() {
             match action {
                 ModuleAction::SendInterest { face, interest } => {
@@ -364,7 +401,7 @@ impl Forwarder {
                 fib: Fib::new(),
                 pit: Pit::new(),
                 cs,
-                module: Box::new(module),
+                module: ModuleSlot::new(module),
                 counters: NodeCounters::default(),
                 nack_overhead: config.nack_overhead,
                 app_out: Vec::new(),
@@ -565,9 +602,11 @@ impl Forwarder {
                 return;
             }
         };
-        let prefix = core.module_prefix(name);
-        core.module
-            .on_nack_in(now, in_face, prefix, &nack, sent, &core.faces);
+        if !core.plain {
+            let prefix = core.module_prefix(name);
+            core.module
+                .on_nack_in(now, in_face, prefix, &nack, sent, &core.faces);
+        }
         self.strategy
             .after_receive_nack(core, now, name, in_face, nack.reason);
         self.after_input(now);
@@ -599,7 +638,9 @@ impl Forwarder {
 
     /// A message from the node's controller, for the router module.
     pub fn handle_control(&mut self, now: Instant, msg: &ControlBody) {
-        self.core.module.on_control(now, msg, &self.core.faces);
+        if !self.core.plain {
+            self.core.module.on_control(now, msg, &self.core.faces);
+        }
         self.after_input(now);
     }
 
