@@ -120,7 +120,6 @@ fn main() {
         &RunOptions {
             tables: false,
             progress_every: every,
-            ..Default::default()
         },
         &mut |_| {
             if at.is_none() {
@@ -165,7 +164,7 @@ fn main() {
         })
         .filter(|e| e.2 != 0)
         .collect();
-    exact.sort_by(|a, b| b.0.cmp(&a.0));
+    exact.sort_by_key(|e| std::cmp::Reverse(e.0));
     println!("exact block sizes holding the most bytes (world):");
     for (bytes, s, n) in exact.iter().take(20) {
         println!("  {:>6} B x {:>7} = {:>7.2} MB", s, n, mb(*bytes));
