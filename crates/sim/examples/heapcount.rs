@@ -37,13 +37,16 @@ thread_local! {
     static IN_TRACE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 /// `HEAPCOUNT_TRACE=SIZE`: print where three blocks of exactly SIZE bytes come from (after
-/// skipping the first `HEAPCOUNT_SKIP` allocated by `run`, default 100).
-static TRACE_SIZE: AtomicI64 = AtomicI64::new(-1);
+/// skipping the first `HEAPCOUNT_SKIP` allocated by `run`, default 100); `HEAPCOUNT_TRACE=-SIZE`:
+/// of every block of at least SIZE bytes.
+static TRACE_SIZE: AtomicI64 = AtomicI64::new(0);
 static TRACED: AtomicI64 = AtomicI64::new(0);
 
 fn trace(size: usize) {
-    if TRACE_SIZE.load(Relaxed) == size as i64
-        && TRACED.fetch_add(1, Relaxed) < 3
+    let want = TRACE_SIZE.load(Relaxed);
+    // a negative size: every block of at least that many bytes
+    if (want == size as i64 && TRACED.fetch_add(1, Relaxed) < 3 || want < 0 && size as i64 >= -want)
+        && want != 0
         && !IN_TRACE.with(|t| t.replace(true))
     {
         eprintln!(
