@@ -106,6 +106,8 @@ impl Node {
         if let App::Producer(p) = &app {
             self.fwd.add_route(p.cfg.prefix, face, 0);
         }
+        // most nodes hold one app: no room for four (800 bytes) where one slot is used
+        self.apps.reserve_exact(1);
         self.apps.push(AppSlot {
             app,
             face,

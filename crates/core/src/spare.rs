@@ -44,11 +44,11 @@ pub type AppOut = Vec<(FaceId, Packet)>;
 /// Packets an app hands to its node during one call.
 pub type Packets = Vec<Packet>;
 
-/// A PIT's table.
-pub type PitTable = rustc_hash::FxHashMap<Name, PitEntry>;
+/// A PIT's short list of entries ([`crate::table::pit::FEW`] at most; the hash table of a PIT
+/// with more is its own, never pooled).
+pub type PitTable = Vec<(Name, PitEntry)>;
 
-/// A PIT table goes to the pool only up to this capacity (entries): larger ones, of busy
-/// routers, stay with their PIT; the pool is for the many small tables of edge nodes.
+/// A PIT list goes to the pool only up to this capacity (entries).
 pub const PIT_KEEP_CAPACITY: usize = 64;
 
 thread_local! {
@@ -79,16 +79,15 @@ fn give<T>(pool: &'static Pool<T>, v: T, keep: bool) {
     }
 }
 
-/// An empty PIT table, the most recently returned one if any (else one with no capacity: the
+/// An empty PIT list, the most recently returned one if any (else one with no capacity: the
 /// first insert allocates it).
 pub fn take_pit_table() -> PitTable {
     take(&PIT_TABLES).unwrap_or_default()
 }
 
-/// Hands an emptied PIT's table `t` to the pool when pooling is on and `t` is empty, with room
+/// Hands an emptied PIT's list `t` to the pool when pooling is on and `t` is empty, with room
 /// but not more than [`PIT_KEEP_CAPACITY`] (else `t` stays where it is, with its PIT; dropped
-/// when the pool is full). Nothing iterates a PIT table, so a reused table's bucket order cannot
-/// show in any result.
+/// when the pool is full). Nothing iterates a PIT, so a reused list cannot show in any result.
 pub fn give_pit_table(t: &mut PitTable) {
     if t.is_empty() && t.capacity() > 0 && t.capacity() <= PIT_KEEP_CAPACITY && pooling() {
         give(&PIT_TABLES, std::mem::take(t), true);

@@ -20,4 +20,20 @@ fn main() {
     println!("Pit {}", size_of::<table::pit::Pit>());
     println!("CS {}", size_of::<table::cs::ContentStore>());
     println!("Strategy {}", size_of::<forwarder::Strategy>());
+    println!("ConsumerConfig {}", size_of::<app::ConsumerConfig>());
+    println!(
+        "ConsumerStats {}",
+        size_of::<app::consumer::ConsumerStats>()
+    );
+    println!("Controller {}", size_of::<schemes::registry::Controller>());
+    println!("Engine {}", size_of::<pacing::Engine>());
+    println!("ClockModel {}", size_of::<pacing::ClockModel>());
+    println!(
+        "RttEstimator {}",
+        size_of::<mechanisms::rtt_estimator::RttEstimator>()
+    );
+    println!("RngStream {}", size_of::<rng::RngStream>());
+    println!("TimerQueue<u64> {}", size_of::<timers::TimerQueue<u64>>());
+    println!("Producer {}", size_of::<app::Producer>());
+    println!("FaceCounters {}", size_of::<face::FaceCounters>());
 }

@@ -16,9 +16,9 @@ use crate::pacing::{ClockModel, Engine, SendingEngine};
 use crate::packet::{ChunkRequest, Data, Interest, Nack, Packet};
 use crate::rng::RngStream;
 use crate::schemes::registry::Controller;
+use crate::table::few_map::FewMap;
 use crate::time::{Duration, Instant, PacketRate};
 use crate::timers::TimerQueue;
-use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
 #[derive(Clone, Debug)]
@@ -121,7 +121,8 @@ pub struct Consumer {
     /// Not stopped yet: sends new Interests and retransmissions.
     sending: bool,
     next_seq: u64,
-    pending: FxHashMap<u64, Pending>,
+    /// Pending Interests by sequence number: a short list inline while they are few.
+    pending: FewMap<u64, Pending>,
     retx_queue: VecDeque<(u64, Pending)>,
     deadlines: TimerQueue<u64>,
     rate: Option<PacketRate>,
@@ -148,7 +149,7 @@ impl Consumer {
             active: false,
             sending: false,
             next_seq,
-            pending: FxHashMap::default(),
+            pending: FewMap::default(),
             retx_queue: VecDeque::new(),
             deadlines: TimerQueue::default(),
             rate: None,

@@ -570,7 +570,7 @@ fn the_content_store_neither_keeps_segments_nor_answers_chunk_interests() {
     }
     assert_eq!(drain(&mut f, DOWN1).len(), 3);
     assert!(f.core.pit.is_empty());
-    assert!(f.core.cs.is_empty(), "no segment cached");
+    assert!(f.core.cs().is_empty(), "no segment cached");
     f.handle_interest(Instant(20), DOWN1, chunk(8));
     assert!(drain(&mut f, DOWN1).is_empty(), "no answer from the store");
     assert_eq!(
@@ -581,7 +581,7 @@ fn the_content_store_neither_keeps_segments_nor_answers_chunk_interests() {
     // a plain Data is still cached and answers a plain Interest
     f.handle_interest(Instant(30), DOWN2, interest(p, 2, 9));
     f.handle_data(Instant(40), UP1, data(p, 2, None));
-    assert_eq!(f.core.cs.len(), 1);
+    assert_eq!(f.core.cs().len(), 1);
     drain(&mut f, DOWN2);
     f.handle_interest(Instant(50), DOWN1, interest(p, 2, 10));
     assert_eq!(drain(&mut f, DOWN1).len(), 1);

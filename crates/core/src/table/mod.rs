@@ -1,5 +1,6 @@
 //! Forwarding tables: FIB, PIT and Content Store.
 
 pub mod cs;
+pub mod few_map;
 pub mod fib;
 pub mod pit;

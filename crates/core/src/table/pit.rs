@@ -148,10 +148,18 @@ impl PitEntry {
     }
 }
 
-/// The PIT.
+/// A PIT holds its entries in a short list, searched in place, while they are at most this
+/// many; beyond, in a hash table. Most nodes of a large network (edge nodes) have one or two
+/// pending Interests: a list of one entry is a 240-byte block (four cache lines) where the
+/// smallest hash table was 980 bytes (four buckets, control bytes in a line of their own).
+pub const FEW: usize = 4;
+
+/// The PIT: entries in `few` (at most [`FEW`]) until it holds more, then in `many` for good;
+/// never both non-empty.
 #[derive(Clone, Debug)]
 pub struct Pit {
-    entries: FxHashMap<Name, PitEntry>,
+    few: Vec<(Name, PitEntry)>,
+    many: FxHashMap<Name, PitEntry>,
     /// At most this many entries (the real-time driver bounds it; the simulator does not).
     limit: usize,
 }
@@ -159,7 +167,8 @@ pub struct Pit {
 impl Default for Pit {
     fn default() -> Self {
         Pit {
-            entries: FxHashMap::default(),
+            few: Vec::new(),
+            many: FxHashMap::default(),
             limit: usize::MAX,
         }
     }
@@ -178,49 +187,81 @@ impl Pit {
     }
     /// True when no new entry may be created.
     pub fn is_full(&self) -> bool {
-        self.entries.len() >= self.limit
+        self.len() >= self.limit
     }
     // An empty table answers without probing its buckets (out of cache on a node visited
     // once in a while, e.g. when a PIT timer of an entry satisfied long ago fires).
+    #[inline]
     pub fn get(&self, name: &Name) -> Option<&PitEntry> {
-        if self.entries.is_empty() {
+        if !self.few.is_empty() {
+            return self.few.iter().find(|(n, _)| n == name).map(|(_, e)| e);
+        }
+        if self.many.is_empty() {
             return None;
         }
-        self.entries.get(name)
+        self.many.get(name)
     }
+    #[inline]
     pub fn get_mut(&mut self, name: &Name) -> Option<&mut PitEntry> {
-        if self.entries.is_empty() {
+        if !self.few.is_empty() {
+            return self.few.iter_mut().find(|(n, _)| n == name).map(|(_, e)| e);
+        }
+        if self.many.is_empty() {
             return None;
         }
-        self.entries.get_mut(name)
+        self.many.get_mut(name)
     }
-    /// Creates an entry for `interest` (replacing none: the caller checked it is absent).
+    /// The entry of `interest`'s name, created (with `expiry`) if absent.
     pub fn insert(&mut self, interest: Interest, expiry: Instant) -> &mut PitEntry {
-        if self.entries.capacity() == 0 {
-            // an empty PIT holds no table: take the one an emptied PIT returned last, in cache
-            // (with tens of thousands of edge nodes each one's own table would be cold)
-            self.entries = crate::spare::take_pit_table();
-        }
-        self.entries.entry(interest.name).or_insert(PitEntry {
+        let name = interest.name;
+        let fresh = || PitEntry {
             interest,
             in_records: SmallVec::new(),
             out_records: SmallVec::new(),
             expiry,
             segments: None,
-        })
+        };
+        // a PIT that once had a hash table keeps it (a router's PIT, emptying now and then)
+        if self.many.capacity() == 0 && self.few.len() < FEW {
+            if let Some(i) = self.few.iter().position(|(n, _)| *n == name) {
+                return &mut self.few[i].1;
+            }
+            if self.few.capacity() == 0 {
+                // an empty PIT holds no list: take the one an emptied PIT returned last, in
+                // cache (with tens of thousands of edge nodes each one's own would be cold)
+                self.few = crate::spare::take_pit_table();
+            }
+            if self.few.len() == self.few.capacity() {
+                // room for 1, 2, then 4 entries (a plain push would make room for 4 at once)
+                self.few.reserve_exact(self.few.len().max(1));
+            }
+            self.few.push((name, fresh()));
+            return &mut self.few.last_mut().expect("just pushed").1;
+        }
+        if !self.few.is_empty() {
+            // the list is full: every entry moves to the hash table, for good
+            self.many.extend(self.few.drain(..));
+            crate::spare::give_pit_table(&mut self.few);
+        }
+        self.many.entry(name).or_insert_with(fresh)
     }
     pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {
-        let e = self.entries.remove(name);
-        if e.is_some() && self.entries.is_empty() {
-            crate::spare::give_pit_table(&mut self.entries);
+        if !self.few.is_empty() {
+            let i = self.few.iter().position(|(n, _)| n == name)?;
+            // nothing iterates the PIT: the order within the list shows nowhere
+            let (_, e) = self.few.swap_remove(i);
+            if self.few.is_empty() {
+                crate::spare::give_pit_table(&mut self.few);
+            }
+            return Some(e);
         }
-        e
+        self.many.remove(name)
     }
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.few.len() + self.many.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.few.is_empty() && self.many.is_empty()
     }
 }
 
@@ -275,9 +316,9 @@ mod tests {
         for seq in 0..n {
             assert!(a.remove(&i(seq).name).is_some());
         }
-        // beyond PIT_KEEP_CAPACITY the table is the busy router's own: not pooled
+        // beyond FEW entries the PIT has a hash table of its own: never pooled
         assert_eq!(crate::spare::spare_pit_tables(), before);
-        assert!(a.is_empty() && a.entries.capacity() > crate::spare::PIT_KEEP_CAPACITY);
+        assert!(a.is_empty() && a.many.capacity() > crate::spare::PIT_KEEP_CAPACITY);
     }
 
     #[test]
