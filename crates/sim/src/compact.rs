@@ -241,9 +241,9 @@ mod tests {
                                   "loss": [0, 0.5]}}}},
             "apps": {{"rows": 2, "template": [1, 0],
                      "templates": [{{"name": "p", "node": 2, "app": {{"kind": "producer",
-                                     "prefix": "/y", "payload_size": 100}}}},
+                                     "prefix": "/w", "payload_size": 100}}}},
                                    {{"name": "c", "node": 0, "app": {{"kind": "consumer",
-                                     "prefix": "/x", "controller": {{"type": "constant_rate",
+                                     "prefix": "/z", "controller": {{"type": "constant_rate",
                                      "rate": 1.0}}}}}}],
                      "columns": {{"name": ["c", "p"], "stop_ns": [5, null],
                                  "prefix": ["/x", "/y"]}}}}}}"#

@@ -156,8 +156,7 @@ fn run_inner(
         return Err(SimError::Interrupted);
     }
     phases.loop_s = lap(&mut t);
-    let summary = w.summary();
-    let meta = w.meta();
+    let (summary, meta) = w.report();
     phases.report_s = lap(&mut t);
     let tables = if opts.tables { w.tables() } else { Vec::new() };
     phases.tables_s = lap(&mut t);
