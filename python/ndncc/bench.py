@@ -20,10 +20,10 @@ Figures reported (the fastest of ``repeat`` runs; peak RSS the largest):
   spec), ``routes_s``, ``build_s`` (nodes, faces, links, apps; routes excluded), ``loop_s`` (the
   event loop alone), ``report_s`` (summary and metadata as Rust values), ``tables_s`` (0 here),
   ``teardown_s`` (dropping the network; from 4 096 nodes only handing it over to be freed
-  later), ``serialize_s`` (summary and metadata to JSON and Python strings; from 4 096 nodes
-  the two on two threads), ``free_s`` (dropping the parsed spec and the outputs; from 4 096
-  nodes handing them, with the network, to the background thread); what is left of ``wall_s``
-  is the binding's own (argument and dict conversion);
+  later), ``serialize_s`` (summary and metadata to JSON and Python strings), ``free_s``
+  (dropping the parsed spec and the outputs; from 4 096 nodes handing them, with the network,
+  to the background thread); what is left of ``wall_s`` is the binding's own (argument and
+  dict conversion);
 * ``loop_s`` and ``loop_events_per_s`` (events / ``loop_s``) — the event loop alone, beside
   ``events_per_s`` of the whole call;
 * ``process_s`` — the whole worker process as a user waits for it: Python start-up, imports,

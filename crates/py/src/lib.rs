@@ -75,8 +75,9 @@ fn run<'py>(
     };
     let d = PyDict::new(py);
     let started = std::time::Instant::now();
+    // one thread: two did not pay in a fresh process (benches/README.md, eighth sitting)
     let (summary, meta) =
-        py.detach(|| ndncc_sim::serialize::summary_and_meta(&mut out.summary, &out.meta, big));
+        py.detach(|| ndncc_sim::serialize::summary_and_meta(&mut out.summary, &out.meta, false));
     let (summary, meta) = (
         summary.map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
         meta.map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
@@ -125,9 +126,8 @@ fn run<'py>(
     Ok(d)
 }
 
-/// From this many nodes a run's network and spec are freed on a background thread and its
-/// summary and metadata serialized on two threads (below it the threads cost more than they
-/// save: a small run frees in microseconds).
+/// From this many nodes a run's network and spec are freed on a background thread (below it
+/// the thread costs more than it saves: a small run frees in microseconds).
 const DEFER_NODES: usize = 4096;
 
 /// Waits until the memory of the last large run is freed (see [`run`]); returns the seconds

@@ -21,8 +21,7 @@ fn main() {
             tables: false,
             ..Default::default()
         };
-        // as the Python binding does: a large run is freed on a background thread and its
-        // outputs serialized on two threads
+        // as the Python binding does: a large run is freed on a background thread
         let big = spec.nodes.len() >= 4096;
         let (mut out, left) = if big {
             let (out, left) = run_deferred(&spec, &opts, &mut |_| true).expect("run");
@@ -34,7 +33,7 @@ fn main() {
         let events = out.summary.events;
         let p = out.phases;
         let t = Instant::now();
-        let (s, m) = serialize::summary_and_meta(&mut out.summary, &out.meta, big);
+        let (s, m) = serialize::summary_and_meta(&mut out.summary, &out.meta, false);
         let (s, m) = (s.expect("summary"), m.expect("meta"));
         let json = s.len() + m.len();
         let serialized = t.elapsed();
