@@ -5,18 +5,25 @@ only the scenario layer and the native module, so peak RSS is the simulator's, n
 Figures reported (the fastest of ``repeat`` runs; peak RSS the largest):
 
 * ``resolve_s`` — building the scenario (reading its file or generating it) and resolving it
-  to the spec the simulator takes, as JSON;
+  to the spec the simulator takes, as JSON (long lists in the compact form,
+  ``ndncc.scenario.compact``);
 * ``wall_s`` — the simulation call (``_core.run`` without tables: parsing the spec, building the
   network, computing routes, the event loop, the summary);
-* ``cpu_s`` — the CPU time (user + system) of that call: less disturbed than ``wall_s`` when
-  other processes share the machine;
+* ``cpu_s`` — the CPU time (user + system, all threads) of that call, including the freeing of
+  a large run that goes on after the call returns (``deferred_free_s``): less disturbed than
+  ``wall_s`` when other processes share the machine;
+* ``deferred_free_s`` — from 4 096 nodes, the network, the parsed spec and the outputs are
+  freed on a background thread while the caller goes on (``ndncc_sim::deferred``); the
+  seconds that thread took (0 for smaller runs, which are freed inside the call);
 * ``events``, ``events_per_s`` (events / ``wall_s``), ``packet_hops``, ``packet_hops_per_s``;
 * ``phases`` — ``wall_s`` split into its parts, timed in Rust (seconds): ``parse_s`` (the JSON
   spec), ``routes_s``, ``build_s`` (nodes, faces, links, apps; routes excluded), ``loop_s`` (the
   event loop alone), ``report_s`` (summary and metadata as Rust values), ``tables_s`` (0 here),
-  ``teardown_s`` (dropping the network), ``serialize_s`` (summary and metadata to JSON),
-  ``free_s`` (dropping the parsed spec and the outputs); what is left of ``wall_s`` is the
-  binding's own (argument and dict conversion);
+  ``teardown_s`` (dropping the network; from 4 096 nodes only handing it over to be freed
+  later), ``serialize_s`` (summary and metadata to JSON and Python strings), ``free_s``
+  (dropping the parsed spec and the outputs; from 4 096 nodes handing them, with the network,
+  to the background thread); what is left of ``wall_s`` is the binding's own (argument and
+  dict conversion);
 * ``loop_s`` and ``loop_events_per_s`` (events / ``loop_s``) — the event loop alone, beside
   ``events_per_s`` of the whole call;
 * ``process_s`` — the whole worker process as a user waits for it: Python start-up, imports,
@@ -71,15 +78,19 @@ def _worker(name: str) -> dict:
     import tempfile
 
     from . import _core
+    from .scenario.compact import compact_spec
 
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        spec = json.dumps(scenario(name, tmp).resolve())
+        spec = json.dumps(compact_spec(scenario(name, tmp).resolve()))
         resolve = time.perf_counter() - started
     cpu = _cpu_seconds()
     started = time.perf_counter()
     native = _core.run(spec, None, False)
     wall = time.perf_counter() - started
+    # a large run is freed on a background thread after the call returns: wait for it, so
+    # that cpu_s holds that work too (wall_s does not: the caller does not wait for it)
+    deferred_free = _core.settle() or 0.0
     cpu = _cpu_seconds() - cpu
     summary = json.loads(native["summary"])
     phases = dict(native["phases"])
@@ -95,6 +106,7 @@ def _worker(name: str) -> dict:
         "loop_s": phases["loop_s"],
         "loop_events_per_s": summary["events"] / phases["loop_s"],
         "phases": phases,
+        "deferred_free_s": deferred_free,
         "sim_time_s": summary["sim_time_s"],
         "spec_mb": len(spec) / 1e6,
         "peak_rss_mb": rss_kb / 1024,

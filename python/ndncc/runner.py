@@ -67,11 +67,12 @@ def run(
     from . import __version__, _core
     from .results import Result
     from .scenario import spec_hash
+    from .scenario.compact import compact_spec
 
     sc = load_scenario(scenario, **overrides)
     spec, options, _ = sc.resolved()  # options carry bin_s
     started = time.perf_counter()
-    native = _core.run(json.dumps(spec), progress, tables)
+    native = _core.run(json.dumps(compact_spec(spec)), progress, tables)
     wall = time.perf_counter() - started
     extra = {
         **bottleneck(spec),

@@ -6,10 +6,12 @@
 
 mod rt_apps;
 
-use ndncc_sim::{run as sim_run, RunOptions, ScenarioSpec, SimError};
+use ndncc_sim::{
+    run as sim_run, run_deferred as sim_run_deferred, RunOptions, ScenarioSpec, SimError,
+};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
 /// Runs a resolved scenario (JSON, see `crates/sim/src/spec.rs`) and returns
 /// `{"summary": str, "meta": str, "tables": {table: {column: (dtype, bytes)}}, "phases": {…}}`.
@@ -17,6 +19,10 @@ use pyo3::types::{PyBytes, PyDict, PyTuple};
 /// `loop_s`, `report_s`, `tables_s`, `teardown_s` of the network, `serialize_s` of the summary
 /// and metadata to JSON, `free_s` of the parsed spec and Rust outputs): measurements for
 /// `ndncc bench`, never part of the summary or the tables.
+///
+/// A large run (≥ [`DEFER_NODES`] nodes) is freed on a background thread
+/// (`ndncc_sim::deferred`): its `teardown_s` and `free_s` are then only the hand-over, and
+/// [`settle`] waits for the freeing and returns how long it took.
 #[pyfunction]
 #[pyo3(signature = (spec_json, progress=None, tables=true))]
 fn run<'py>(
@@ -25,11 +31,14 @@ fn run<'py>(
     progress: Option<Py<PyAny>>,
     tables: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    // the previous run's garbage first, so a loop of runs never holds more than one of them
+    py.detach(ndncc_sim::deferred::settle);
     let started = std::time::Instant::now();
     let spec =
         ScenarioSpec::from_json(spec_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let parse_s = started.elapsed().as_secs_f64();
     let duration_s = spec.duration_ns as f64 * 1e-9;
+    let big = spec.nodes.len() >= DEFER_NODES;
     let opts = RunOptions {
         tables,
         ..RunOptions::default()
@@ -51,21 +60,30 @@ fn run<'py>(
                 true
             })
         };
-        sim_run(&spec, &opts, &mut cb)
+        if big {
+            sim_run_deferred(&spec, &opts, &mut cb).map(|(out, left)| (out, Some(left)))
+        } else {
+            sim_run(&spec, &opts, &mut cb).map(|out| (out, None))
+        }
     });
-    let out = match result {
+    let (mut out, leftovers) = match result {
         Ok(out) => out,
         Err(SimError::Interrupted) => {
             return Err(py_error.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted")))
         }
         Err(SimError::Spec(e)) => return Err(PyValueError::new_err(e.to_string())),
     };
-    let to_json =
-        |v: &dyn erased::Ser| v.json().map_err(|e| PyRuntimeError::new_err(e.to_string()));
     let d = PyDict::new(py);
     let started = std::time::Instant::now();
-    d.set_item("summary", to_json(&out.summary)?)?;
-    d.set_item("meta", to_json(&out.meta)?)?;
+    // one thread: two did not pay in a fresh process (benches/README.md, eighth sitting)
+    let (summary, meta) =
+        py.detach(|| ndncc_sim::serialize::summary_and_meta(&mut out.summary, &out.meta, false));
+    let (summary, meta) = (
+        summary.map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+        meta.map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+    );
+    d.set_item("summary", PyString::new(py, &summary))?;
+    d.set_item("meta", PyString::new(py, &meta))?;
     let serialize_s = started.elapsed().as_secs_f64();
     let tabs = PyDict::new(py);
     for (name, table) in &out.tables {
@@ -83,8 +101,12 @@ fn run<'py>(
     d.set_item("tables", tabs)?;
     let p = out.phases;
     let started = std::time::Instant::now();
-    drop(out);
-    drop(spec);
+    if let Some(left) = leftovers {
+        let tables = std::mem::take(&mut out.tables);
+        ndncc_sim::deferred::drop_later((left, spec, out, summary, meta, tables));
+    } else {
+        drop((out, spec, summary, meta));
+    }
     let free_s = started.elapsed().as_secs_f64();
     let phases = PyDict::new(py);
     for (k, v) in [
@@ -104,16 +126,16 @@ fn run<'py>(
     Ok(d)
 }
 
-mod erased {
-    /// Serialize-to-JSON behind a trait object.
-    pub trait Ser {
-        fn json(&self) -> serde_json::Result<String>;
-    }
-    impl<T: serde::Serialize> Ser for T {
-        fn json(&self) -> serde_json::Result<String> {
-            serde_json::to_string(self)
-        }
-    }
+/// From this many nodes a run's network and spec are freed on a background thread (below it
+/// the thread costs more than it saves: a small run frees in microseconds).
+const DEFER_NODES: usize = 4096;
+
+/// Waits until the memory of the last large run is freed (see [`run`]); returns the seconds
+/// the background thread took to free it, or None when nothing was pending. `ndncc bench`
+/// calls it before reading the process's CPU time, so that `cpu_s` includes the freeing.
+#[pyfunction]
+fn settle(py: Python<'_>) -> Option<f64> {
+    py.detach(ndncc_sim::deferred::settle)
 }
 
 /// Runs a UDP send loop on the OS clock (seed 003). `engine` is "rfc3448", "rfc3448-burst" or
@@ -245,6 +267,16 @@ fn sendloop<'py>(
     Ok(d)
 }
 
+/// A resolved spec (JSON, plain or with compact lists) as the simulator reads it, written back
+/// as plain JSON (every list as records, every default filled in): for tests of the compact
+/// form. A spec that does not parse is a ValueError.
+#[pyfunction]
+fn parse_spec(spec_json: &str) -> PyResult<String> {
+    let spec =
+        ScenarioSpec::from_json(spec_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    serde_json::to_string(&spec).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
 /// Sleeps `requested_s` `count` times on the OS clock; returns the overshoots in ns.
 #[pyfunction]
 fn sleep_overshoot(py: Python<'_>, requested_s: f64, count: usize) -> PyResult<Vec<u64>> {
@@ -344,6 +376,8 @@ fn version() -> &'static str {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(settle, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_spec, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(routes, m)?)?;
     m.add_function(wrap_pyfunction!(scheme_schema, m)?)?;

@@ -9,10 +9,13 @@
 //! * One seeded random stream per component (node, app, link direction), derived from
 //!   `(seed, run, kind, index)`.
 
+pub mod compact;
+pub mod deferred;
 pub mod engines;
 pub mod output;
 pub mod phases;
 pub mod routing;
+pub mod serialize;
 pub mod spec;
 pub mod summary;
 mod world;
@@ -20,7 +23,7 @@ mod world;
 pub use output::{Column, SimOutput, Table};
 pub use phases::Phases;
 pub use spec::{ScenarioSpec, SpecError};
-pub use world::{run, run_with, ControlLink, Parts, RunOptions, SimError};
+pub use world::{run, run_deferred, run_with, ControlLink, Leftovers, Parts, RunOptions, SimError};
 
 /// A name prefix must be a URI starting with `/`.
 pub(crate) fn check_prefix(p: &str) -> Result<(), String> {

@@ -32,8 +32,10 @@ pub struct ScenarioSpec {
     pub run: u64,
     #[serde(default)]
     pub packets: PacketSpec,
+    /// A JSON array, or its compact form ([`crate::compact`]), as are `links` and `apps`.
+    #[serde(deserialize_with = "crate::compact::rows")]
     pub nodes: Vec<NodeSpec>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::compact::rows")]
     pub links: Vec<LinkSpec>,
     /// How FIB entries are made besides `routes` (default: only `routes`).
     #[serde(default)]
@@ -41,7 +43,7 @@ pub struct ScenarioSpec {
     /// Static FIB entries (`[[routes]]`); computed ones are added by [`crate::routing`].
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::compact::rows")]
     pub apps: Vec<AppSpec>,
     #[serde(default)]
     pub trace: TraceSpec,

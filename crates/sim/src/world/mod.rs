@@ -126,6 +126,32 @@ pub fn run_with(
     parts: Parts,
     progress: &mut dyn FnMut(f64) -> bool,
 ) -> Result<SimOutput, SimError> {
+    run_inner(spec, opts, parts, progress, false).map(|(out, _)| out)
+}
+
+/// The network of a finished run, still allocated (nodes, links, packets in flight, event
+/// queue): [`run_deferred`] hands it back so that it can be dropped elsewhere
+/// ([`crate::deferred::drop_later`]). Dropping it frees it.
+pub struct Leftovers(#[allow(dead_code)] Box<dyn Send>);
+
+/// [`run`], but the finished network is not dropped: it is returned beside the output, to be
+/// dropped off the caller's path. `phases.teardown_s` is then only the time to move it out.
+pub fn run_deferred(
+    spec: &ScenarioSpec,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> Result<(SimOutput, Leftovers), SimError> {
+    run_inner(spec, opts, Parts::default(), progress, true)
+        .map(|(out, left)| (out, left.expect("deferred run keeps its network")))
+}
+
+fn run_inner(
+    spec: &ScenarioSpec,
+    opts: &RunOptions,
+    parts: Parts,
+    progress: &mut dyn FnMut(f64) -> bool,
+    defer: bool,
+) -> Result<(SimOutput, Option<Leftovers>), SimError> {
     use crate::phases::{lap, Phases};
     let mut phases = Phases::default();
     let mut t = std::time::Instant::now();
@@ -135,17 +161,44 @@ pub fn run_with(
         return Err(SimError::Interrupted);
     }
     phases.loop_s = lap(&mut t);
-    let summary = w.summary();
-    let meta = w.meta();
+    let (summary, meta) = w.report();
     phases.report_s = lap(&mut t);
     let tables = if opts.tables { w.tables() } else { Vec::new() };
     phases.tables_s = lap(&mut t);
-    drop(w);
+    let left = if defer {
+        Some(w.into_leftovers())
+    } else {
+        drop(w);
+        None
+    };
     phases.teardown_s = lap(&mut t);
-    Ok(SimOutput {
+    let out = SimOutput {
         summary,
         meta,
         tables,
         phases,
-    })
+    };
+    Ok((out, left))
+}
+
+impl World<'_> {
+    /// Everything the world owns (all of it but the spec it borrows).
+    fn into_leftovers(self) -> Leftovers {
+        let World {
+            spec: _,
+            nodes,
+            links,
+            wire,
+            apps,
+            events,
+            node_sched,
+            ready,
+            series,
+            control,
+            ..
+        } = self;
+        Leftovers(Box::new((
+            nodes, links, wire, apps, events, node_sched, ready, series, control,
+        )))
+    }
 }
