@@ -15,7 +15,6 @@ pub mod engines;
 pub mod output;
 pub mod phases;
 pub mod routing;
-pub mod serialize;
 pub mod spec;
 pub mod summary;
 mod world;
