@@ -13,7 +13,7 @@
 //!
 //! Row `i` is `templates[template[i]]` (a whole record, parsed as in the plain form, defaults
 //! and checks included) with each column's `i`-th value put in place of that field. `template`
-//! may be left out when there is one template. Only the fields below can be columns (every
+//! may be left out when there is one template; `rows` is at most [`MAX_ROWS`]. Only the fields below can be columns (every
 //! other field comes from the template): they are the ones that differ from row to row in
 //! generated scenarios, and each is set with its type checked.
 //!
@@ -116,6 +116,11 @@ impl Row for AppSpec {
     }
 }
 
+/// The most rows a compact list may declare: the simulator indexes nodes and link directions
+/// in 22 bits (`world::events::IDX_BITS`), so no runnable list is longer. Without a bound, a
+/// mistyped `rows` with no column to check it against asked for terabytes and aborted.
+pub const MAX_ROWS: usize = 1 << 22;
+
 /// The compact form as written (see the module's doc).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -132,6 +137,11 @@ impl<T: Row> Compact<T> {
     fn expand(self) -> Result<Vec<T>, String> {
         let list = T::LIST;
         let n = self.rows;
+        if n > MAX_ROWS {
+            return Err(format!(
+                "{list}: {n} rows, more than the simulator runs ({MAX_ROWS})"
+            ));
+        }
         if n > 0 && self.templates.is_empty() {
             return Err(format!("{list}: {n} rows but no templates"));
         }
@@ -303,6 +313,10 @@ mod tests {
                 "unknown field `nam`",
             ),
             (r#""A""#, "a list of nodes or its compact form"),
+            (
+                r#"{"rows": 1000000000000, "templates": [{"name": "A"}]}"#,
+                "nodes: 1000000000000 rows, more than the simulator runs (4194304)",
+            ),
         ];
         for (nodes, want) in cases {
             let e = error(nodes);
