@@ -99,7 +99,8 @@ pub struct FwCore {
     cs: Option<Box<ContentStore>>,
     pub counters: NodeCounters,
     pub rng: RngStream,
-    /// The router module, boxed: most nodes run none, and a visit of a plain node reads only
+    /// The router module, boxed when the node runs one (no block when it runs none, see
+    /// [`ModuleSlot`]): most nodes run none, and a visit of a plain node reads only
     /// `plain` (the enum is 392 bytes; inline it made every node 1 024 bytes). Replace it with
     /// [`FwCore::set_module`], which keeps `plain` true to it.
     module: ModuleSlot,
@@ -229,9 +230,11 @@ impl FwCore {
         &mut self.module
     }
 
-    /// The faces and the router module, both to act on (per-face gauges).
-    pub fn faces_and_module_mut(&mut self) -> (&mut [Face], &mut RouterModule) {
-        (&mut self.faces, &mut self.module)
+    /// The faces and the router module, both to act on (per-face gauges); None for the module
+    /// of a node that runs none (a `&mut` to it would box a `RouterModule::None` for the node,
+    /// as the driver's sampler asks every trace bin for every node).
+    pub fn faces_and_module_mut(&mut self) -> (&mut [Face], Option<&mut RouterModule>) {
+        (&mut self.faces, self.module.0.as_deref_mut())
     }
 
     /// Replaces the router module (its tick, if any, is not scheduled: the forwarder's tick is

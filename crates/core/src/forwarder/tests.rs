@@ -451,6 +451,20 @@ fn a_module_is_a_queue_discipline_with_its_own_timers() {
     let mut g = [f64::NAN];
     f.core.module_mut().face_gauges(Instant(0), DOWN1, &mut g);
     assert_eq!(g, [1.0]);
+    let (_, module) = f.core.faces_and_module_mut();
+    assert!(module.is_some_and(|m| m.gauge_names().len() == 1));
+}
+
+/// The sampler asks every node for its faces and module every trace bin: a node that runs no
+/// module gets none, and keeps holding no module block (no `RouterModule::None` boxed for it).
+#[test]
+fn a_plain_node_lends_no_module_to_the_sampler() {
+    let (mut f, _) = setup(Strategy::BestRoute, RouterModule::None);
+    for _ in 0..2 {
+        let (faces, module) = f.core.faces_and_module_mut();
+        assert!(!faces.is_empty() && module.is_none());
+    }
+    assert!(f.core.module.0.is_none(), "no module block");
 }
 
 /// A stateful strategy: counts its triggers and moves weight away from a face that drops.

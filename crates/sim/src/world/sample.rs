@@ -61,17 +61,17 @@ impl FaceGauges {
     fn push(
         &mut self,
         node: usize,
-        module: &mut RouterModule,
+        module: Option<&mut RouterModule>,
         strategy: &Strategy,
         now: Instant,
         face: FaceId,
     ) {
-        let own = module.gauge_names().len();
+        let own = module.as_ref().map_or(0, |m| m.gauge_names().len());
         let theirs = strategy.gauge_names().len();
         self.scratch.clear();
         self.scratch.resize(own + theirs, f64::NAN);
-        if own > 0 {
-            module.face_gauges(now, face, &mut self.scratch[..own]);
+        if let Some(m) = module.filter(|_| own > 0) {
+            m.face_gauges(now, face, &mut self.scratch[..own]);
         }
         if theirs > 0 {
             strategy.face_gauges(face, &mut self.scratch[own..]);
@@ -153,7 +153,7 @@ impl<'a> World<'a> {
         }
         for (ni, node) in self.nodes.iter_mut().enumerate() {
             let (core, strategy) = (&mut node.fwd.core, &node.fwd.strategy);
-            let (faces, module) = core.faces_and_module_mut();
+            let (faces, mut module) = core.faces_and_module_mut();
             for (fi, face) in faces.iter_mut().enumerate() {
                 let c = face.counters;
                 let p = s.prev_face[ni][fi];
@@ -188,7 +188,8 @@ impl<'a> World<'a> {
                 for (k, v) in diffs.into_iter().enumerate() {
                     f.u[3 + k].push(v);
                 }
-                s.gauges.push(ni, module, strategy, self.now, face.id);
+                s.gauges
+                    .push(ni, module.as_deref_mut(), strategy, self.now, face.id);
                 face.window_max_pkts = face.queue_len() as u64;
                 s.prev_face[ni][fi] = c;
             }
