@@ -13,9 +13,9 @@
 //!
 //! Row `i` is `templates[template[i]]` (a whole record, parsed as in the plain form, defaults
 //! and checks included) with each column's `i`-th value put in place of that field. `template`
-//! may be left out when there is one template; `rows` is at most [`MAX_ROWS`]. Only the fields below can be columns (every
-//! other field comes from the template): they are the ones that differ from row to row in
-//! generated scenarios, and each is set with its type checked.
+//! may be left out when there is one template; `rows` is at most [`MAX_ROWS`]. Only the fields
+//! below can be columns (every other field comes from the template): they are the ones that
+//! differ from row to row in generated scenarios, and each is set with its type checked.
 //!
 //! * nodes: `name`, `strategy`, `cs_capacity`;
 //! * links: `a`, `b`, `bandwidth_bps`, `delay_ns`, `loss`, `cost`;
@@ -227,11 +227,12 @@ mod tests {
     fn plain() -> ScenarioSpec {
         ScenarioSpec::from_json(&format!(
             r#"{{{HEAD},
-            "nodes": [{{"name": "A"}}, {{"name": "B", "cs_capacity": 5}}, {{"name": "C"}}],
+            "nodes": [{{"name": "A"}}, {{"name": "B", "cs_capacity": 5, "strategy": "multicast"}},
+                      {{"name": "C"}}],
             "links": [{{"a": 0, "b": 1, "bandwidth_bps": 10, "delay_ns": 7, "cost": 2}},
                       {{"a": 1, "b": 2, "bandwidth_bps": 20, "delay_ns": 9, "loss": 0.5,
                         "cost": 3}}],
-            "apps": [{{"name": "c", "node": 0, "stop_ns": 5,
+            "apps": [{{"name": "c", "node": 0, "start_ns": 3, "stop_ns": 5,
                        "app": {{"kind": "consumer", "prefix": "/x",
                                "controller": {{"type": "constant_rate", "rate": 1.0}}}}}},
                      {{"name": "p", "node": 2,
@@ -244,19 +245,22 @@ mod tests {
     fn compact_lists_read_as_the_plain_ones() {
         let compact = ScenarioSpec::from_json(&format!(
             r#"{{{HEAD},
-            "nodes": {{"rows": 3, "templates": [{{"name": "A"}}],
-                      "columns": {{"name": ["A", "B", "C"], "cs_capacity": [0, 5, 0]}}}},
+            "nodes": {{"rows": 3, "templates": [{{"name": "A", "strategy": "t"}}],
+                      "columns": {{"name": ["A", "B", "C"], "cs_capacity": [0, 5, 0],
+                                  "strategy": ["best-route", "multicast", "best-route"]}}}},
             "links": {{"rows": 2, "templates": [{{"a": 0, "b": 1, "bandwidth_bps": 10,
                                                 "delay_ns": 7}}],
                       "columns": {{"a": [0, 1], "b": [1, 2], "bandwidth_bps": [10, 20],
                                   "delay_ns": [7, 9], "loss": [0, 0.5], "cost": [2, 3]}}}},
             "apps": {{"rows": 2, "template": [1, 0],
-                     "templates": [{{"name": "p", "node": 2, "app": {{"kind": "producer",
+                     "templates": [{{"name": "p", "node": 1, "start_ns": 9,
+                                     "app": {{"kind": "producer",
                                      "prefix": "/w", "payload_size": 100}}}},
-                                   {{"name": "c", "node": 0, "app": {{"kind": "consumer",
+                                   {{"name": "c", "node": 1, "app": {{"kind": "consumer",
                                      "prefix": "/z", "controller": {{"type": "constant_rate",
                                      "rate": 1.0}}}}}}],
-                     "columns": {{"name": ["c", "p"], "stop_ns": [5, null],
+                     "columns": {{"name": ["c", "p"], "stop_ns": [5, null], "node": [0, 2],
+                                 "start_ns": [3, 0],
                                  "prefix": ["/x", "/y"]}}}}}}"#
         ))
         .unwrap();
