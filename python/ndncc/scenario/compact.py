@@ -27,7 +27,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 #: Lists shorter than this stay plain (records): the compact form pays only for long lists.
 MIN_ROWS = 64
 
-#: The JSON types each column's values must have (bools are excluded from the numbers).
+#: The columns whose values are strings (the others take numbers, never bools: see _fits).
 _STRINGS = {"name", "strategy", "prefix"}
 
 

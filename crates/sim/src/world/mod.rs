@@ -1,7 +1,7 @@
 //! Building a network from a [`ScenarioSpec`] and running its event loop.
 //!
 //! * `build` — nodes, faces, links, routes and apps from the resolved spec;
-//! * `events` — the event queue, links (serialization, propagation, loss) and the loop;
+//! * `events` — the events' keys, scheduling, links (serialization, propagation, loss) and the loop;
 //! * `queue` — the event queue (on large networks a heap of four children to a cache line);
 //! * `wire` — the packets in flight on every link (one store, a FIFO per direction);
 //! * `sample` — the time-series tables, sampled every trace bin;

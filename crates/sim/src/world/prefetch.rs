@@ -3,7 +3,7 @@
 //! With tens of thousands of nodes every node visit starts cold: the link direction, the
 //! node, its face, its timers, its apps — a chain of misses, each address read from the line
 //! the previous miss brought. The loop knows its next events (the top of the heap: index 0 is
-//! the next, and the smaller of its two children the one after, unless the current event
+//! the next, and the earliest of its children the one after, unless the current event
 //! schedules an earlier one), so it asks for their lines in stages, one event apart:
 //!
 //! 1. the event after next: its link direction, its node's hot lines and timer slot — found
@@ -37,7 +37,7 @@ pub(super) struct Ahead {
 }
 
 impl Ahead {
-    /// On for networks of `nodes` nodes and more than [`PREFETCH_FROM_NODES`].
+    /// On for networks of at least [`PREFETCH_FROM_NODES`] nodes (`nodes` of them).
     pub(super) fn new(links: &[LinkDir], nodes: usize) -> Self {
         let on = nodes >= PREFETCH_FROM_NODES;
         Ahead {
