@@ -4,7 +4,10 @@ crates/sim/src/compact.rs), and the deferred freeing of large runs (ndncc._core.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import tempfile
+import time
 from pathlib import Path
 
 import ndncc
@@ -111,6 +114,35 @@ def test_large_runs_are_freed_after_the_call_and_memory_does_not_grow():
     # the second thread's arena); later ones reuse that memory. Without the freeing each run
     # would add its whole network, ≈ 20 MB at this size.
     assert max(rss[3:]) < max(rss[:3]) + 8_000, rss
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_a_process_forked_during_a_background_free_does_not_wait_for_it():
+    # the child inherits the pending drop's handle but not its thread: joining it failed (a
+    # panic, so a PanicException in the child; a hang is caught by the deadline below)
+    text = json.dumps(compact_spec(workloads.dumbbell(2100).resolve()))
+    _core.settle()
+    for _ in range(3):
+        _core.run(text, None, False)
+        pid = os.fork()  # while the network is being freed (tens of ms)
+        if pid == 0:
+            code = 1
+            try:
+                _core.settle()
+                _core.run(text, None, False)  # waits for the previous batch first
+                _core.settle()
+                code = 0
+            finally:
+                os._exit(code)
+        deadline = time.monotonic() + 20  # the child needs well under a second
+        while (status := os.waitpid(pid, os.WNOHANG)) == (0, 0):
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                pytest.fail("the forked child waited for its parent's free thread")
+            time.sleep(0.01)
+        assert os.waitstatus_to_exitcode(status[1]) == 0
+        assert _core.settle() is not None
 
 
 def test_small_runs_are_freed_within_the_call():
