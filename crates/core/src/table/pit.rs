@@ -304,6 +304,21 @@ mod tests {
         );
     }
 
+    /// `insert` of a name already pending returns its entry, unchanged, whether the PIT holds
+    /// its entries in the short list or in its hash table (past [`FEW`] entries).
+    #[test]
+    fn inserting_a_pending_name_returns_its_entry() {
+        let i = |seq| Interest::new(Name::new(NameId(1), seq), seq as u32, Duration(10), 40);
+        let mut a = Pit::new();
+        for n in 1..=FEW as u64 + 1 {
+            for seq in 0..n {
+                let e = a.insert(i(seq), Instant(100 + n));
+                assert_eq!(e.expiry, Instant(101 + seq), "{n} names, name {seq}");
+            }
+            assert_eq!(a.len(), n as usize);
+        }
+    }
+
     #[test]
     fn a_busy_pit_keeps_its_large_table_when_it_empties() {
         let i = |seq| Interest::new(Name::new(NameId(1), seq), seq as u32, Duration(10), 40);
