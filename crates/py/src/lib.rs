@@ -132,7 +132,7 @@ fn run<'py>(
 
 /// From this many nodes a run's network and spec are freed on a background thread (below it
 /// the thread costs more than it saves: a small run frees in microseconds).
-const DEFER_NODES: usize = 4096;
+const DEFER_NODES: usize = ndncc_sim::LARGE_NETWORK_NODES;
 
 /// Waits until the memory of the last large run is freed (see [`run`]); returns the seconds
 /// the background thread took to free it, or None when nothing was pending. `ndncc bench`

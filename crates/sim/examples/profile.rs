@@ -22,7 +22,7 @@ fn main() {
             ..Default::default()
         };
         // as the Python binding does: a large run is freed on a background thread
-        let big = spec.nodes.len() >= 4096;
+        let big = spec.nodes.len() >= ndncc_sim::LARGE_NETWORK_NODES;
         let (out, left) = if big {
             let (out, left) = run_deferred(&spec, &opts, &mut |_| true).expect("run");
             (out, Some(left))

@@ -20,6 +20,12 @@ pub mod summary;
 mod world;
 
 pub use output::{Column, SimOutput, Table};
+
+/// From this many nodes a network counts as large: the simulator pools emptied buffers and
+/// prefetches its next events' state, and the binding frees a finished run on a background
+/// thread ([`deferred`]). Below it each costs more than it saves. Speed only: results are the
+/// same either way (`benches/README.md`, sixth and eighth sittings).
+pub const LARGE_NETWORK_NODES: usize = 4096;
 pub use phases::Phases;
 pub use spec::{ScenarioSpec, SpecError};
 pub use world::{run, run_deferred, run_with, ControlLink, Leftovers, Parts, RunOptions, SimError};

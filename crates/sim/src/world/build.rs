@@ -21,7 +21,7 @@ use std::sync::Arc;
 /// `ndncc_core::spare`'s pools: their ≈ 100 instructions per packet hop pay when per-flow
 /// state outgrows the caches (scale-10000: −30 % last-level misses per event; dumbbell-1000
 /// and isp-2000, which fit, would only pay the instructions). Speed only: results are the same.
-pub(super) const POOL_FROM_NODES: usize = 4096;
+pub(super) const POOL_FROM_NODES: usize = crate::LARGE_NETWORK_NODES;
 
 fn queue_limit(q: QueueSpec) -> QueueLimit {
     match q {
