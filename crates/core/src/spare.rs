@@ -48,9 +48,6 @@ pub type Packets = Vec<Packet>;
 /// with more is its own, never pooled).
 pub type PitTable = Vec<(Name, PitEntry)>;
 
-/// A PIT list goes to the pool only up to this capacity (entries).
-pub const PIT_KEEP_CAPACITY: usize = 64;
-
 thread_local! {
     static POOLING: Cell<bool> = const { Cell::new(true) };
     static PIT_TABLES: RefCell<Vec<PitTable>> = const { RefCell::new(Vec::new()) };
@@ -86,10 +83,11 @@ pub fn take_pit_table() -> PitTable {
 }
 
 /// Hands an emptied PIT's list `t` to the pool when pooling is on and `t` is empty, with room
-/// but not more than [`PIT_KEEP_CAPACITY`] (else `t` stays where it is, with its PIT; dropped
-/// when the pool is full). Nothing iterates a PIT, so a reused list cannot show in any result.
+/// (else `t` stays where it is, with its PIT; dropped when the pool is full). A list never
+/// outgrows [`crate::table::pit::FEW`] entries, so no size cap is needed. Nothing iterates a
+/// PIT, so a reused list cannot show in any result.
 pub fn give_pit_table(t: &mut PitTable) {
-    if t.is_empty() && t.capacity() > 0 && t.capacity() <= PIT_KEEP_CAPACITY && pooling() {
+    if t.is_empty() && t.capacity() > 0 && pooling() {
         give(&PIT_TABLES, std::mem::take(t), true);
     }
 }
