@@ -284,8 +284,9 @@ fn window_consumer_keeps_the_window_in_flight() {
     }
 }
 
-#[test]
-fn random_loss_with_retransmission_recovers_every_segment() {
+/// Three nodes, 5 % loss on the second link, a consumer that re-asks after 200 ms (lifetime
+/// 150 ms) for 400 segments.
+fn lossy_line_with_retransmission() -> ScenarioSpec {
     let mut spec = line([10_000_000; 3], 5 * MS, 200.0, 4 * S);
     spec.links[1].loss = 0.05;
     if let AppKind::Consumer(c) = &mut spec.apps[0].app {
@@ -294,7 +295,12 @@ fn random_loss_with_retransmission_recovers_every_segment() {
         c.lifetime_ns = 150 * MS;
         c.max_seq = Some(400);
     }
-    let out = go(&spec);
+    spec
+}
+
+#[test]
+fn random_loss_with_retransmission_recovers_every_segment() {
+    let out = go(&lossy_line_with_retransmission());
     let a = &out.summary.apps[0];
     assert_eq!(a.data_received, 400);
     assert!(a.retransmissions > 0);
@@ -577,15 +583,7 @@ fn the_timed_phases_are_disjoint_and_fit_within_the_call() {
 /// from its last, at least a timeout (200 ms) apart; an Interest sent once has the two equal.
 #[test]
 fn a_reasked_interest_records_its_full_delay_from_the_first_send() {
-    let mut spec = line([10_000_000; 3], 5 * MS, 200.0, 4 * S);
-    spec.links[1].loss = 0.05;
-    if let AppKind::Consumer(c) = &mut spec.apps[0].app {
-        c.retx_on_timeout = true;
-        c.timeout_ns = Some(200 * MS);
-        c.lifetime_ns = 150 * MS;
-        c.max_seq = Some(400);
-    }
-    let out = go(&spec);
+    let out = go(&lossy_line_with_retransmission());
     let full = f64s(&out, "delays", "full_delay_s");
     let last = f64s(&out, "delays", "last_delay_s");
     let tx = u32s(&out, "delays", "transmissions");
