@@ -65,6 +65,16 @@ def test_records_that_differ_outside_the_columns_get_templates_of_their_own():
     assert compact_spec({"nodes": rows}, min_rows=1)["nodes"] is rows
 
 
+def test_values_a_column_cannot_hold_stay_in_the_templates():
+    # a negative integer or a bool is not an unsigned column value: such a field stays in its
+    # records' templates, so the simulator reports it as it would in the plain form
+    rows = [{"a": 0, "b": 1, "bandwidth_bps": 10, "delay_ns": d} for d in (5, -1, 5, 7)]
+    rows += [{"a": 0, "b": 1, "bandwidth_bps": b, "delay_ns": 5} for b in (True, 10)]
+    out = compact_spec({"links": rows}, min_rows=1)["links"]
+    assert "columns" not in out  # a and b are the same in every record: no column at all
+    assert [out["templates"][t]["delay_ns"] for t in out["template"]] == [5, -1, 5, 7, 5, 5]
+
+
 def test_a_compact_run_gives_the_plain_runs_outputs():
     spec = workloads.dumbbell(40).resolve()
     plain = _core.run(json.dumps(spec), None, True)
