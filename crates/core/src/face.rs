@@ -40,7 +40,9 @@ pub enum QueueLimit {
 
 /// Cumulative per-face counters (the driver samples and differences them). `repr(C)`: in
 /// [`Face`], the sent packets' counters share a cache line with the queue's maxima (what a
-/// packet leaving by the face touches) and the received packets' fill the next.
+/// packet leaving by the face touches), and the received packets' share the next with the
+/// satisfied PIT records' (what a Data satisfying a record on the face touches: the in-record's
+/// face sends it, the out-record's received it); the rarer counters fill the last.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct FaceCounters {
@@ -51,11 +53,12 @@ pub struct FaceCounters {
     /// Packets received, by type.
     pub in_pkts: [u64; 3],
     pub in_bytes: [u64; 3],
-    /// PIT in-records on this face satisfied by Data / expired.
+    /// PIT in-records on this face satisfied by Data.
     pub in_satisfied: u64,
-    pub in_timed_out: u64,
-    /// PIT out-records on this face satisfied by Data / expired.
+    /// PIT out-records on this face satisfied by Data.
     pub out_satisfied: u64,
+    /// PIT in-records / out-records on this face that expired.
+    pub in_timed_out: u64,
     pub out_timed_out: u64,
     /// Transmit-queue overflows.
     pub drops: u64,
@@ -87,8 +90,9 @@ impl FaceCounters {
 ///
 /// Laid out by hand (`repr(C)`, aligned to a 64-byte cache line, 320 bytes): the kind, limit
 /// and queue in the first line, the queue's bytes, occupancy and longest length in the second,
-/// its other maxima and the counters of sent packets in the third, of received packets in the
-/// fourth. A packet passing a face of
+/// its other maxima and the counters of sent packets in the third, of received packets and
+/// satisfied PIT records in the fourth ([`Face::prefetch_send`] and [`Face::prefetch_recv`]
+/// name them). A packet passing a face of
 /// a node seldom visited (tens of thousands of flows) then costs one miss per line it needs,
 /// never two for a field straddling lines.
 #[derive(Clone, Debug)]
@@ -221,15 +225,33 @@ impl Face {
     }
 }
 
+/// Prefetch hints ([`crate::prefetch`]): the lines of a face a packet passing it touches.
+/// They change nothing.
 impl Face {
-    /// Prefetch hint ([`crate::prefetch`]): what sending from this face touches — the kind,
-    /// limit, queue and its counts, the sent packets' counters, and the queue's head. Changes
-    /// nothing.
+    /// Bytes from the face's start through the sent packets' counters: the kind, limit, queue
+    /// and its counts and maxima (lines 1–3).
+    const SEND_BYTES: usize =
+        std::mem::offset_of!(Face, counters) + std::mem::offset_of!(FaceCounters, in_pkts);
+
+    /// What queueing a packet on this face (or handing one to its app) touches: the first
+    /// three lines.
+    #[inline]
+    pub fn prefetch_send(&self) {
+        crate::prefetch::span(self, Self::SEND_BYTES);
+    }
+
+    /// What a packet arriving on this face, or a Data satisfying a PIT record on it, touches:
+    /// the received packets' and satisfied records' counters (the fourth line).
+    #[inline]
+    pub fn prefetch_recv(&self) {
+        crate::prefetch::line(&self.counters.in_pkts);
+    }
+
+    /// What sending from this face touches: [`Face::prefetch_send`]'s lines and the queue's
+    /// head.
     #[inline]
     pub fn prefetch_out(&self) {
-        const OUT_BYTES: usize =
-            std::mem::offset_of!(Face, counters) + std::mem::offset_of!(FaceCounters, in_pkts);
-        crate::prefetch::span(self, OUT_BYTES);
+        self.prefetch_send();
         if let Some(h) = self.queue.front() {
             crate::prefetch::line(h);
         }
@@ -240,6 +262,35 @@ impl Face {
 mod tests {
     use super::*;
     use crate::name::{Name, NameId};
+
+    /// The lines the prefetch hints name hold what a packet touches (a field moved out of them
+    /// would only cost misses: same results, lost speed — no output test could catch it).
+    #[test]
+    fn hot_fields_sit_in_the_lines_prefetched() {
+        use std::mem::offset_of;
+        let line = |off: usize| off / crate::prefetch::LINE;
+        let c = offset_of!(Face, counters);
+        assert_eq!(std::mem::size_of::<Face>(), 320);
+        for off in [
+            offset_of!(Face, kind),
+            offset_of!(Face, limit),
+            offset_of!(Face, queue),
+        ] {
+            assert_eq!(line(off), 0);
+        }
+        let send_end = c + offset_of!(FaceCounters, out_bytes) + 24 - 1;
+        assert_eq!(line(Face::SEND_BYTES - 1), line(send_end));
+        assert!(line(offset_of!(Face, max_bytes)) < 3 && line(offset_of!(Face, occupancy)) < 3);
+        let recv = line(c + offset_of!(FaceCounters, in_pkts));
+        assert_eq!(recv, 3);
+        for f in [
+            offset_of!(FaceCounters, in_bytes) + 16,
+            offset_of!(FaceCounters, in_satisfied),
+            offset_of!(FaceCounters, out_satisfied),
+        ] {
+            assert_eq!(line(c + f), recv);
+        }
+    }
     use crate::packet::Interest;
 
     fn interest(size: u32) -> Packet {

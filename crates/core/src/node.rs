@@ -286,20 +286,23 @@ impl Node {
     }
 
     /// Second stage (the node's hot lines in cache), before a packet arrives on `face` or a
-    /// timer fires (`face` None): the face's lines a packet reads, the other faces' first lines
-    /// on a node with few faces (an edge node answers on one of them), the apps' slots, and the
-    /// roots and tails of the timer queues.
+    /// timer fires (`face` None): the face's lines a packet reads, and on a node with few faces
+    /// (an edge node: it answers, or its app sends, on one of them) every face's lines a
+    /// packet leaving or entering by it touches, the apps' slots, and the roots and tails of
+    /// the timer queues.
     #[inline]
     pub fn prefetch_visit(&self, face: Option<FaceId>) {
         use crate::prefetch::{line, span};
         let faces = &self.fwd.core.faces;
         if let Some(f) = face.and_then(|f| faces.get(f.0 as usize)) {
             line(f);
-            line(&f.counters.in_pkts);
+            f.prefetch_recv();
         }
         if faces.len() <= 4 {
             for f in faces {
-                line(f);
+                // both kinds' lines, without reading the face to tell its kind (cold here)
+                f.prefetch_send();
+                f.prefetch_recv();
             }
         }
         for slot in self.apps.iter().take(2) {
