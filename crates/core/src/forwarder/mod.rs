@@ -87,6 +87,8 @@ pub struct FwCore {
     pub app_out: Vec<(FaceId, Packet)>,
     /// Net faces whose transmit queue went from empty to non-empty, drained by the driver.
     pub ready: Vec<FaceId>,
+    /// Where the driver keeps its links' state, a prefetch hint ([`FwCore::set_link_hint`]).
+    link_hint: LinkHint,
     /// Messages the router module sends to the node's controller, drained by the driver.
     pub control_out: Vec<ControlBody>,
     /// Interests a face's queue dropped, for the strategy's `on_dropped_interest`.
@@ -104,6 +106,17 @@ pub struct FwCore {
     /// `plain` (the enum is 392 bytes; inline it made every node 1 024 bytes). Replace it with
     /// [`FwCore::set_module`], which keeps `plain` true to it.
     module: ModuleSlot,
+}
+
+/// Where a driver keeps the state of link `l` (what it reads when a face of the link becomes
+/// ready): the `stride` bytes from `base + l × stride`. A prefetch hint only, and no pointer
+/// (never dereferenced: a stale or wrong address costs a useless prefetch, nothing else).
+/// `stride` 0: no hint, and none of the forwarder's own prefetches either (small networks,
+/// whose state stays in cache: the hints would cost instructions for nothing).
+#[derive(Clone, Copy, Debug, Default)]
+struct LinkHint {
+    base: usize,
+    stride: usize,
 }
 
 /// A node's router module: boxed when it runs one, no heap block at all when it runs none
@@ -192,6 +205,9 @@ impl FwCore {
         }
         if queued && f.queue_len() == 1 {
             self.ready.push(face);
+            if let FaceKind::Net { link, .. } = f.kind {
+                self.prefetch_link(link); // the driver reads it to start the link
+            }
         }
         if !queued {
             if let Packet::Interest(interest) = p {
@@ -246,7 +262,8 @@ impl FwCore {
 
     /// Action: forward the pending Interest `name` on `face`, subject to the router module.
     pub fn send_interest(&mut self, now: Instant, name: Name, face: FaceId) -> SendOutcome {
-        // one PIT lookup: the hooks see the faces, never the PIT, so the entry stays valid
+        self.prefetch_face(face); // while the PIT entry is found again
+                                  // one PIT lookup: the hooks see the faces, never the PIT, so the entry stays valid
         let prefix = self.module_prefix(name);
         let Some(entry) = self.pit.get_mut(&name) else {
             return SendOutcome::Refused(None);
@@ -415,6 +432,7 @@ impl Forwarder {
                 app_out: Vec::new(),
                 ready: Vec::new(),
                 rng,
+                link_hint: LinkHint::default(),
                 control_out: Vec::new(),
                 dropped: Vec::new(),
                 pit_timers: TimerQueue::default(),
@@ -546,6 +564,9 @@ impl Forwarder {
             // its records be taken out (no lists of faces collected) and the entry erased first
             let ins = std::mem::take(&mut entry.in_records);
             let outs = std::mem::take(&mut entry.out_records);
+            for r in ins.iter() {
+                core.prefetch_face(r.face); // while the entry is erased
+            }
             core.pit.remove(&data.name);
             core.cache(data, now);
             for r in ins.iter().filter(|r| r.face != in_face) {
@@ -739,11 +760,44 @@ impl Forwarder {
     }
 }
 
+/// Prefetch hints ([`crate::prefetch`]). They change nothing.
 impl FwCore {
-    /// Prefetch hint ([`crate::prefetch`]): the PIT timers' next push and pop. Changes nothing.
+    /// The PIT timers' next push and pop.
     #[inline]
     pub fn prefetch_timers(&self) {
         self.pit_timers.prefetch();
+    }
+
+    /// Turns the forwarder's own prefetches on, telling where the driver keeps its links'
+    /// state: link `l`'s at the `stride` bytes from address `base + l × stride` (see
+    /// [`LinkHint`]). For a driver of a network too large for the caches (a hub's face, found
+    /// in a table, is then cold: prefetched as soon as its id is known, and the link's state
+    /// as soon as the face's queue becomes non-empty).
+    pub fn set_link_hint(&mut self, base: usize, stride: usize) {
+        self.link_hint = LinkHint { base, stride };
+    }
+
+    /// A face a packet will leave by (and a Data satisfy a record on): its sending and
+    /// receiving lines, when the hints are on. Reads nothing of the face.
+    #[inline]
+    fn prefetch_face(&self, face: FaceId) {
+        if self.link_hint.stride == 0 {
+            return;
+        }
+        if let Some(f) = self.faces.get(face.0 as usize) {
+            f.prefetch_send();
+            f.prefetch_recv();
+        }
+    }
+
+    /// The driver's state of link `link`, when the hints are on.
+    #[inline]
+    fn prefetch_link(&self, link: u32) {
+        let LinkHint { base, stride } = self.link_hint;
+        if stride != 0 {
+            let at = base.wrapping_add(stride.wrapping_mul(link as usize));
+            crate::prefetch::span(at as *const u8, stride);
+        }
     }
 }
 

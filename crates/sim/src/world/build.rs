@@ -274,6 +274,7 @@ impl<'a> World<'a> {
         }
         let n_nodes = nodes.len();
         let ahead = super::prefetch::Ahead::new(&links, n_nodes);
+        ahead.hint_links(&mut nodes, &links);
         Ok(World {
             spec,
             nodes,

@@ -50,6 +50,20 @@ impl Ahead {
         }
     }
 
+    /// When on, tells every node's forwarder where the links' state is (link `l`'s two
+    /// directions, 2·l and 2·l + 1, are adjacent: its stride is two [`LinkDir`]s), so that it
+    /// prefetches a link as soon as it queues a packet for it
+    /// ([`ndncc_core::forwarder::FwCore::set_link_hint`]). The links never move after this
+    /// (built once; a stale address would only cost a useless prefetch).
+    pub(super) fn hint_links(&self, nodes: &mut [ndncc_core::node::Node], links: &[LinkDir]) {
+        if self.on {
+            let stride = 2 * std::mem::size_of::<LinkDir>();
+            for n in nodes {
+                n.fwd.core.set_link_hint(links.as_ptr() as usize, stride);
+            }
+        }
+    }
+
     /// The node link direction `d` leads to.
     fn to(&self, d: u32) -> u32 {
         self.to[d as usize]
