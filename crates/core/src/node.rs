@@ -264,7 +264,7 @@ impl Node {
 
     /// Moves the net faces whose queue became non-empty into `into`.
     pub fn take_ready(&mut self, into: &mut Vec<FaceId>) {
-        into.extend(self.fwd.core.ready.drain(..));
+        into.append(&mut self.fwd.core.ready);
     }
 }
 

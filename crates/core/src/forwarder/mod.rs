@@ -86,9 +86,7 @@ pub struct FwCore {
     /// Packets for local applications, drained by the node.
     pub app_out: Vec<(FaceId, Packet)>,
     /// Net faces whose transmit queue went from empty to non-empty, drained by the driver.
-    /// Inline (rarely more than one face at a time): a list in a heap block of each node's
-    /// own would be a cache miss per visit of a node seldom visited, at the driver's read.
-    pub ready: SmallVec<[FaceId; 4]>,
+    pub ready: Vec<FaceId>,
     /// Where the driver keeps its links' state, a prefetch hint ([`FwCore::set_link_hint`]).
     link_hint: LinkHint,
     /// Messages the router module sends to the node's controller, drained by the driver.
@@ -432,7 +430,7 @@ impl Forwarder {
                 counters: NodeCounters::default(),
                 nack_overhead: config.nack_overhead,
                 app_out: Vec::new(),
-                ready: SmallVec::new(),
+                ready: Vec::new(),
                 rng,
                 link_hint: LinkHint::default(),
                 control_out: Vec::new(),
@@ -468,7 +466,7 @@ impl Forwarder {
             return 0;
         };
         f.close();
-        self.core.ready.retain(|r| *r != face);
+        self.core.ready.retain(|&r| r != face);
         self.core.fib.remove_face(face)
     }
 

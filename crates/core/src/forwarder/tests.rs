@@ -61,7 +61,7 @@ fn drain(f: &mut Forwarder, face: FaceId) -> Vec<Packet> {
 fn best_route_forwards_on_the_cheapest_face_and_data_returns() {
     let (mut f, p) = setup(Strategy::BestRoute, RouterModule::None);
     f.handle_interest(Instant(0), DOWN1, interest(p, 1, 7));
-    assert_eq!(f.core.ready.as_slice(), [UP1]);
+    assert_eq!(f.core.ready, vec![UP1]);
     assert!(matches!(drain(&mut f, UP1)[..], [Packet::Interest(_)]));
     assert!(drain(&mut f, UP2).is_empty());
     f.handle_data(Instant(10), UP1, data(p, 1, None));
