@@ -312,6 +312,7 @@ impl Node {
             line(t);
         }
         self.fwd.core.prefetch_timers();
+        self.fwd.core.prefetch_outputs();
     }
 
     /// Third stage (the app slots in cache), as the visit starts: the consumers' own state.

@@ -205,8 +205,10 @@ impl FwCore {
         }
         if queued && f.queue_len() == 1 {
             self.ready.push(face);
-            if let FaceKind::Net { link, .. } = f.kind {
-                self.prefetch_link(link); // the driver reads it to start the link
+            if self.link_hint.stride != 0 {
+                if let FaceKind::Net { link, .. } = f.kind {
+                    self.link_hint.prefetch(link); // the driver reads it to start the link
+                }
             }
         }
         if !queued {
@@ -262,8 +264,10 @@ impl FwCore {
 
     /// Action: forward the pending Interest `name` on `face`, subject to the router module.
     pub fn send_interest(&mut self, now: Instant, name: Name, face: FaceId) -> SendOutcome {
-        self.prefetch_face(face); // while the PIT entry is found again
-                                  // one PIT lookup: the hooks see the faces, never the PIT, so the entry stays valid
+        if self.prefetching() {
+            self.prefetch_face(face); // while the PIT entry is found again
+        }
+        // one PIT lookup: the hooks see the faces, never the PIT, so the entry stays valid
         let prefix = self.module_prefix(name);
         let Some(entry) = self.pit.get_mut(&name) else {
             return SendOutcome::Refused(None);
@@ -564,8 +568,10 @@ impl Forwarder {
             // its records be taken out (no lists of faces collected) and the entry erased first
             let ins = std::mem::take(&mut entry.in_records);
             let outs = std::mem::take(&mut entry.out_records);
-            for r in ins.iter() {
-                core.prefetch_face(r.face); // while the entry is erased
+            if core.prefetching() {
+                for r in ins.iter() {
+                    core.prefetch_face(r.face); // while the entry is erased
+                }
             }
             core.pit.remove(&data.name);
             core.cache(data, now);
@@ -777,27 +783,40 @@ impl FwCore {
         self.link_hint = LinkHint { base, stride };
     }
 
+    /// The list of ready faces, which a packet queued on a net face writes and the driver then
+    /// reads (a heap block of the node's own: cold on a node seldom visited).
+    #[inline]
+    pub fn prefetch_outputs(&self) {
+        if self.ready.capacity() > 0 {
+            crate::prefetch::line(self.ready.as_ptr());
+        }
+    }
+
+    /// True when the forwarder's own prefetches are on ([`FwCore::set_link_hint`]).
+    #[inline]
+    fn prefetching(&self) -> bool {
+        self.link_hint.stride != 0
+    }
+
     /// A face a packet will leave by (and a Data satisfy a record on): its sending and
-    /// receiving lines, when the hints are on. Reads nothing of the face.
+    /// receiving lines. Reads nothing of the face.
     #[inline]
     fn prefetch_face(&self, face: FaceId) {
-        if self.link_hint.stride == 0 {
-            return;
-        }
         if let Some(f) = self.faces.get(face.0 as usize) {
             f.prefetch_send();
             f.prefetch_recv();
         }
     }
+}
 
-    /// The driver's state of link `link`, when the hints are on.
+impl LinkHint {
+    /// The driver's state of link `link`.
     #[inline]
-    fn prefetch_link(&self, link: u32) {
-        let LinkHint { base, stride } = self.link_hint;
-        if stride != 0 {
-            let at = base.wrapping_add(stride.wrapping_mul(link as usize));
-            crate::prefetch::span(at as *const u8, stride);
-        }
+    fn prefetch(self, link: u32) {
+        let at = self
+            .base
+            .wrapping_add(self.stride.wrapping_mul(link as usize));
+        crate::prefetch::span(at as *const u8, self.stride);
     }
 }
 
