@@ -13,6 +13,10 @@
 //! 3. the current event: what stage 2's lines point to — the consumers' state, the links of an
 //!    edge node's faces.
 //!
+//! Past the stages, the forwarder asks for what only it can name: a hub's outgoing face as soon
+//! as a table gives its id, and the face's link as soon as its queue becomes non-empty (the
+//! links' addresses handed over by [`Ahead::hint_links`]).
+//!
 //! A prefetch changes no state, so results are the same with it on or off. The ≈ 45 hints per
 //! event cost instructions, which pay only when the network's state outgrows the caches: on
 //! from [`PREFETCH_FROM_NODES`] nodes, like the buffer pools (`benches/README.md`, eighth
