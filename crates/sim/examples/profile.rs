@@ -23,6 +23,9 @@ fn main() {
         };
         // as the Python binding does: a large run is freed on a background thread
         let big = spec.nodes.len() >= ndncc_sim::LARGE_NETWORK_NODES;
+        if big && std::env::var_os("NDNCC_SMALL_PAGES").is_none() {
+            ndncc_sim::hugepages::prefer_for_large_runs();
+        }
         let (out, left) = if big {
             let (out, left) = run_deferred(&spec, &opts, &mut |_| true).expect("run");
             (out, Some(left))

@@ -2,9 +2,9 @@
 //!
 //! With tens of thousands of nodes every node visit starts cold: the link direction, the
 //! node, its face, its timers, its apps — a chain of misses, each address read from the line
-//! the previous miss brought. The loop knows its next events (the top of the heap: index 0 is
-//! the next, and the earliest of its children the one after, unless the current event
-//! schedules an earlier one), so it asks for their lines in stages, one event apart:
+//! the previous miss brought. The loop knows its next events (the top of the event queue's
+//! heap and the earliest of its children, unless the current event schedules an earlier one),
+//! so it asks for their lines in stages, one event apart:
 //!
 //! 1. the event after next: its link direction, its node's hot lines and timer slot — found
 //!    without a load, the node of a link direction read from a dense side array ([`Ahead`]);
@@ -69,7 +69,7 @@ impl<'a> World<'a> {
             return;
         }
         self.stage3(kind, idx);
-        if let Some(next) = self.events.peek() {
+        if let Some(next) = self.events.peek_hint() {
             self.stage2(next);
         }
         if let Some(after) = self.events.peek_second() {
