@@ -23,7 +23,8 @@ fn main() {
         };
         // as the Python binding does: a large run is freed on a background thread
         let big = spec.nodes.len() >= ndncc_sim::LARGE_NETWORK_NODES;
-        if big && std::env::var_os("NDNCC_SMALL_PAGES").is_none() {
+        if big {
+            // as the binding does (NDNCC_HUGE_PAGES=0 turns it off)
             ndncc_sim::hugepages::prefer_for_large_runs();
         }
         let (out, left) = if big {

@@ -23,16 +23,20 @@
 //! 4 KiB pages (the CLI, `ndncc bench` and a plain Python session build on the main thread). Where the setting is
 //! `never`, or the heap outgrows the reserve, pages are simply 4 KiB as before. A speed choice
 //! only: no result depends on it. The cost: memory a large run frees stays with the process
-//! (reused by the next run) instead of going back to the system.
+//! (reused by the next run) instead of going back to the system. `NDNCC_HUGE_PAGES=0` in the
+//! environment turns it off (for comparisons, or a long-lived process that wants memory back).
 
 /// Address space the heap is grown by, once (a network of 10 000 pairs needs ≈ 200 MB).
 pub const RESERVE: usize = 1 << 30;
 
 /// Prepares the heap for large networks (see the module's documentation); the first call does
-/// the work, later ones nothing. True if the heap is now marked for huge pages.
+/// the work, later ones nothing. True if the heap is now marked for huge pages. Nothing is done
+/// if the environment holds `NDNCC_HUGE_PAGES=0` at the first call.
 pub fn prefer_for_large_runs() -> bool {
     static DONE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *DONE.get_or_init(imp::prepare)
+    *DONE.get_or_init(|| {
+        std::env::var_os("NDNCC_HUGE_PAGES").is_none_or(|v| v != "0") && imp::prepare()
+    })
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

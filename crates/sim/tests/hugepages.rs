@@ -4,6 +4,8 @@
 //! without the test harness (`harness = false` in Cargo.toml), which runs tests on threads.
 
 fn main() {
+    // SAFETY: one thread only, before anything reads the environment
+    unsafe { std::env::remove_var("NDNCC_HUGE_PAGES") };
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     the_heap_is_marked_for_huge_pages_and_holds_large_blocks();
     println!("hugepages: ok");
