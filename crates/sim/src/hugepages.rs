@@ -57,8 +57,9 @@ mod imp {
             libc::mallopt(libc::M_MMAP_THRESHOLD, MAX_MMAP_THRESHOLD);
             libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX);
             libc::mallopt(libc::M_TOP_PAD, RESERVE as libc::c_int);
-            // larger than any free block the heap can have now: the heap grows, by the pad too
-            let p = std::hint::black_box(libc::malloc(1 << 20));
+            // just under the mmap threshold, so from the heap: unless the heap already has a
+            // free block that large (then it is large already), it grows — by the pad too
+            let p = std::hint::black_box(libc::malloc(MAX_MMAP_THRESHOLD as usize - (64 << 10)));
             libc::free(p);
             libc::mallopt(libc::M_TOP_PAD, DEFAULT_TOP_PAD);
         }

@@ -41,11 +41,24 @@ fn the_heap_is_marked_for_huge_pages_and_holds_large_blocks() {
         assert!(end > 0, "no [heap] mapping");
         (start, end, marked)
     }
+    // a heap with a free 3 MiB block inside, as a Python process's can be: glibc's threshold for
+    // mapping a block apart rises to 4 MiB when the first such block is freed, so the 3 MiB one
+    // comes from the heap, and the guard after it keeps it from merging into the top
+    // SAFETY: blocks of our own, each freed once
+    let guard = unsafe {
+        libc::free(std::hint::black_box(libc::malloc(4 << 20)));
+        let hole = std::hint::black_box(libc::malloc(3 << 20));
+        let guard = std::hint::black_box(libc::malloc(64));
+        libc::free(hole);
+        guard
+    };
     assert!(ndncc_sim::hugepages::prefer_for_large_runs());
     assert!(
         ndncc_sim::hugepages::prefer_for_large_runs(),
         "a second call"
     );
+    // SAFETY: allocated above, freed once
+    unsafe { libc::free(guard) };
     let (start, end, marked) = heap();
     let reserve = ndncc_sim::hugepages::RESERVE;
     assert!(end - start >= reserve, "heap not grown: {} B", end - start);
