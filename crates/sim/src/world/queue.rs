@@ -84,8 +84,8 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             if (x >> 33) % 4 != 0 {
-                // up to 3 ms ahead: a few slots of the calendar
-                let t = now + (x >> 40) % 3_000_000;
+                // up to 30 ms ahead: a few slots of the calendar
+                let t = now + (x >> 40) % 30_000_000;
                 let item = (u128::from(u64::MAX - t) << 64) | u128::from(u64::MAX - round);
                 small.push(item);
                 large.push(item);
