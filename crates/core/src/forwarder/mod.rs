@@ -745,6 +745,15 @@ impl FwCore {
     pub fn prefetch_timers(&self) {
         self.pit_timers.prefetch();
     }
+
+    /// Prefetch hint ([`crate::prefetch`]), as packet `p` is about to arrive: the FIB line an
+    /// Interest's longest-prefix match reads first. Changes nothing.
+    #[inline]
+    pub fn prefetch_arrival(&self, p: &Packet) {
+        if let Packet::Interest(i) = p {
+            self.fib.prefetch(i.name.base);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -120,6 +120,12 @@ impl<'a> World<'a> {
         };
         let node = &self.nodes[node as usize];
         node.prefetch_apps();
+        if kind == EventKind::Arrive {
+            // the arriving packet (its line asked for in stage 2): the table lines it looks up
+            if let Some(p) = self.wire.front_packet(&self.links[idx as usize].in_flight) {
+                node.fwd.core.prefetch_arrival(p);
+            }
+        }
         let faces = node.fwd.faces();
         if faces.len() <= 4 {
             for f in faces {
