@@ -746,12 +746,15 @@ impl FwCore {
         self.pit_timers.prefetch();
     }
 
-    /// Prefetch hint ([`crate::prefetch`]), as packet `p` is about to arrive: the FIB line an
-    /// Interest's longest-prefix match reads first. Changes nothing.
+    /// Prefetch hint ([`crate::prefetch`]), as packet `p` is about to arrive: the PIT slot its
+    /// name leads to (in a PIT with a table of its own) and the FIB line an Interest's
+    /// longest-prefix match reads first (in a direct-indexed FIB). Changes nothing.
     #[inline]
     pub fn prefetch_arrival(&self, p: &Packet) {
-        if let Packet::Interest(i) = p {
-            self.fib.prefetch(i.name.base);
+        let name = p.name();
+        self.pit.prefetch(&name);
+        if let Packet::Interest(_) = p {
+            self.fib.prefetch(name.base);
         }
     }
 }
