@@ -546,7 +546,7 @@ impl Forwarder {
             // its records be taken out (no lists of faces collected) and the entry erased first
             let ins = std::mem::take(&mut entry.in_records);
             let outs = std::mem::take(&mut entry.out_records);
-            core.pit.remove(&data.name);
+            core.pit.discard(&data.name);
             core.cache(data, now);
             for r in ins.iter().filter(|r| r.face != in_face) {
                 core.send_data(now, r.face, data);
@@ -577,7 +577,7 @@ impl Forwarder {
             core.send_data(now, face, data);
         }
         if done {
-            core.pit.remove(&data.name);
+            core.pit.discard(&data.name);
             core.counters.satisfied += 1;
             for &face in &downstream {
                 core.faces[face.0 as usize].counters.in_satisfied += 1;

@@ -1,26 +1,30 @@
-//! A hash map keyed by [`Name`] whose slots a caller can find without reading the map: the PIT
-//! of a router past its short list.
+//! A hash map keyed by [`Name`], for the PIT of a router past its short list: small keys probed
+//! in place, values that never move, and a lookup a driver can prefetch.
 //!
-//! Open addressing with linear probing over two parallel arrays: the keys (16 bytes each, four
-//! to a cache line, small enough to stay in cache on a busy router) and the values (a PIT entry,
-//! 200 bytes). A name's home slot is a function of the name and the capacity alone, so a driver
-//! that knows which name the next packet carries can prefetch both the key line and the value
-//! lines ([`NameMap::prefetch`]) before the lookup: with thousands of flows each lookup is
-//! otherwise a cache miss on a bucket (a standard hash table finds its bucket only after reading
-//! its control bytes). At most half the slots are used, so a lookup almost always ends in the
-//! home slot or the next. The hash is fixed (no random state); the map offers no iteration, so
-//! no output can depend on its order.
+//! Open addressing with linear probing over a key array (16 bytes a key, four to a cache line:
+//! a router's keys stay in cache), each key naming its value's place in a slab. A freed place
+//! is the next one filled (a LIFO free list), so a new entry is written into lines just used,
+//! and values never move when keys do (growth, removal). A name's home key is a function of
+//! the name and the capacity alone: a driver that knows which name the next packet carries
+//! asks for the key line and, through it, the value's lines ([`NameMap::prefetch`]) before the
+//! lookup — with thousands of flows the value is otherwise a cache miss. At most half the keys
+//! are used, so a probe almost always ends at the home key or the next. The hash is fixed (no
+//! random state); the map offers no iteration, so no output can depend on its order.
 
 use crate::name::Name;
 #[cfg(test)]
 use crate::name::NameId;
 
-/// The fewest slots a map has once it holds anything.
+/// The fewest keys a map has once it holds anything.
 const MIN_SLOTS: usize = 16;
 
-/// A name packed for the key array (16 bytes, where an `Option<(Name, …)>` key would take 24):
-/// `id` is the base shifted left by 2 with the low bits 0 for a free slot, 1 for a bare prefix,
-/// 2 for a name with sequence `seq`.
+/// Bits of [`Key::id`] that hold the value's place in the slab (the name's bits are the rest).
+const PLACE_BITS: u32 = 30;
+const PLACE_MASK: u64 = ((1 << PLACE_BITS) - 1) << 2;
+
+/// A name packed with its value's place (16 bytes): `id` holds the base in its high 32 bits,
+/// the place in the slab in the next 30, and in the low 2 bits 0 for a free key, 1 for a bare
+/// prefix, 2 for a name with sequence `seq`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Key {
     id: u64,
@@ -28,10 +32,11 @@ struct Key {
 }
 
 impl Key {
+    /// The key of `name` (place 0).
     #[inline]
     fn of(name: &Name) -> Key {
         Key {
-            id: (name.base.0 as u64) << 2 | (1 + name.seq.is_some() as u64),
+            id: (name.base.0 as u64) << 32 | (1 + name.seq.is_some() as u64),
             seq: name.seq.unwrap_or(0),
         }
     }
@@ -41,26 +46,46 @@ impl Key {
         self.id != 0
     }
 
+    /// Same name (places aside).
+    #[inline]
+    fn same(&self, k: &Key) -> bool {
+        (self.id ^ k.id) & !PLACE_MASK == 0 && self.seq == k.seq
+    }
+
+    #[inline]
+    fn place(&self) -> usize {
+        ((self.id & PLACE_MASK) >> 2) as usize
+    }
+
+    #[inline]
+    fn at(self, place: usize) -> Key {
+        Key {
+            id: self.id | (place as u64) << 2,
+            seq: self.seq,
+        }
+    }
+
     #[cfg(test)]
     fn name(&self) -> Name {
         Name {
-            base: NameId((self.id >> 2) as u32),
+            base: NameId((self.id >> 32) as u32),
             seq: (self.id & 3 == 2).then_some(self.seq),
         }
     }
 
-    /// A fixed multiplicative (Fibonacci) hash; the home slot is its top bits.
+    /// A fixed multiplicative (Fibonacci) hash of the name; the home key is its top bits.
     #[inline]
     fn hash(&self) -> u64 {
         const PHI: u64 = 0x9E37_79B9_7F4A_7C15;
-        (self.id.wrapping_mul(PHI) ^ self.seq).wrapping_mul(PHI)
+        ((self.id & !PLACE_MASK).wrapping_mul(PHI) ^ self.seq).wrapping_mul(PHI)
     }
 }
 
-/// Where a probe for a key ended.
+/// Where a probe for a name ended.
 enum Probe {
+    /// At this key.
     Found(usize),
-    /// The first free slot on the key's path (where it would go).
+    /// At this free key (where the name would go).
     Free(usize),
 }
 
@@ -68,9 +93,12 @@ enum Probe {
 #[derive(Clone, Debug)]
 pub struct NameMap<V> {
     keys: Vec<Key>,
-    vals: Vec<Option<V>>,
+    /// The values, at the places their keys name; `None` at a free place.
+    slab: Vec<Option<V>>,
+    /// Free places of the slab, the last freed last.
+    free: Vec<u32>,
     len: usize,
-    /// 64 − log2(slots) (64 with none): a key's home slot is its hash shifted right by this.
+    /// 64 − log2(keys) (64 with none): a name's home key is its hash shifted right by this.
     shift: u32,
 }
 
@@ -78,7 +106,8 @@ impl<V> Default for NameMap<V> {
     fn default() -> Self {
         NameMap {
             keys: Vec::new(),
-            vals: Vec::new(),
+            slab: Vec::new(),
+            free: Vec::new(),
             len: 0,
             shift: 64,
         }
@@ -94,7 +123,7 @@ impl<V> NameMap<V> {
         self.len == 0
     }
 
-    /// Slots allocated (0 until the first insert; never shrinks).
+    /// Keys allocated (0 until the first insert; never shrinks).
     pub fn capacity(&self) -> usize {
         self.keys.len()
     }
@@ -104,19 +133,19 @@ impl<V> NameMap<V> {
         self.keys.len().wrapping_sub(1)
     }
 
-    /// The home slot of `k` (the map has slots: callers check).
+    /// The home key of `k`'s name (the map has keys: callers check).
     #[inline]
     fn home(&self, k: &Key) -> usize {
         (k.hash() >> self.shift) as usize
     }
 
-    /// Follows `k`'s path from its home slot (the map has slots: callers check).
+    /// Follows `k`'s path from its home key (the map has keys: callers check).
     #[inline]
     fn probe(&self, k: &Key) -> Probe {
         let mut i = self.home(k);
         loop {
             let q = &self.keys[i];
-            if *q == *k {
+            if q.same(k) {
                 return Probe::Found(i);
             }
             if !q.used() {
@@ -126,13 +155,13 @@ impl<V> NameMap<V> {
         }
     }
 
-    /// The slot holding `k`, if any.
+    /// The key of `name`, if held.
     #[inline]
-    fn find(&self, k: &Key) -> Option<usize> {
+    fn find(&self, name: &Name) -> Option<usize> {
         if self.len == 0 {
             return None;
         }
-        match self.probe(k) {
+        match self.probe(&Key::of(name)) {
             Probe::Found(i) => Some(i),
             Probe::Free(_) => None,
         }
@@ -140,28 +169,30 @@ impl<V> NameMap<V> {
 
     #[inline]
     pub fn get(&self, name: &Name) -> Option<&V> {
-        let i = self.find(&Key::of(name))?;
-        self.vals[i].as_ref()
+        let i = self.find(name)?;
+        self.slab[self.keys[i].place()].as_ref()
     }
 
     #[inline]
     pub fn get_mut(&mut self, name: &Name) -> Option<&mut V> {
-        let i = self.find(&Key::of(name))?;
-        self.vals[i].as_mut()
+        let i = self.find(name)?;
+        let place = self.keys[i].place();
+        self.slab[place].as_mut()
     }
 
     /// The value of `name`, inserted with `fresh()` if absent.
     pub fn get_or_insert_with(&mut self, name: Name, fresh: impl FnOnce() -> V) -> &mut V {
         let k = Key::of(&name);
-        let mut at = match self.keys.is_empty() {
-            true => None,
-            false => match self.probe(&k) {
+        let mut at = None;
+        if !self.keys.is_empty() {
+            match self.probe(&k) {
                 Probe::Found(i) => {
-                    return self.vals[i].as_mut().expect("a used slot holds a value");
+                    let place = self.keys[i].place();
+                    return self.slab[place].as_mut().expect("a used key has a value");
                 }
-                Probe::Free(i) => Some(i),
-            },
-        };
+                Probe::Free(i) => at = Some(i),
+            }
+        }
         if 2 * (self.len + 1) > self.keys.len() {
             self.grow();
             at = None;
@@ -170,40 +201,48 @@ impl<V> NameMap<V> {
             Some(i) => i,
             None => match self.probe(&k) {
                 Probe::Free(i) => i,
-                Probe::Found(_) => unreachable!("an absent key"),
+                Probe::Found(_) => unreachable!("an absent name"),
             },
         };
-        self.keys[i] = k;
+        let place = match self.free.pop() {
+            Some(p) => p as usize,
+            None => {
+                assert!(
+                    self.slab.len() < 1 << PLACE_BITS,
+                    "NameMap: too many entries"
+                );
+                self.slab.push(None);
+                self.slab.len() - 1
+            }
+        };
+        self.keys[i] = k.at(place);
         self.len += 1;
-        self.vals[i].insert(fresh())
+        self.slab[place].insert(fresh())
     }
 
-    /// Doubles the slots (or makes the first ones) and places every entry again.
+    /// Doubles the keys (or makes the first ones) and places every key again (values stay).
     fn grow(&mut self) {
         let slots = (2 * self.keys.len()).max(MIN_SLOTS);
         let keys = std::mem::replace(&mut self.keys, vec![Key::default(); slots]);
-        let mut vals = std::mem::take(&mut self.vals);
-        self.vals.resize_with(slots, || None);
         self.shift = 64 - slots.trailing_zeros();
-        for (k, v) in keys.into_iter().zip(vals.iter_mut()) {
-            if k.used() {
-                let mut i = self.home(&k);
-                while self.keys[i].used() {
-                    i = (i + 1) & self.mask();
-                }
-                self.keys[i] = k;
-                self.vals[i] = v.take();
+        for k in keys.into_iter().filter(Key::used) {
+            let mut i = self.home(&k);
+            while self.keys[i].used() {
+                i = (i + 1) & self.mask();
             }
+            self.keys[i] = k;
         }
     }
 
-    pub fn remove(&mut self, name: &Name) -> Option<V> {
-        let mut hole = self.find(&Key::of(name))?;
-        let v = self.vals[hole].take();
+    /// Takes the key of `name` out; its value's place (now free), if it was held.
+    fn take(&mut self, name: &Name) -> Option<usize> {
+        let mut hole = self.find(name)?;
+        let place = self.keys[hole].place();
         self.keys[hole] = Key::default();
         self.len -= 1;
+        self.free.push(place as u32);
         // backward shift: move up each later key of the run whose home is not between the hole
-        // and its slot (cyclically), so that every key stays reachable from its home
+        // and its position (cyclically), so that every key stays reachable from its home
         let mut j = hole;
         loop {
             j = (j + 1) & self.mask();
@@ -218,23 +257,49 @@ impl<V> NameMap<V> {
             };
             if !stays {
                 self.keys[hole] = std::mem::take(&mut self.keys[j]);
-                self.vals[hole] = self.vals[j].take();
                 hole = j;
             }
         }
-        v
+        Some(place)
     }
 
-    /// Prefetch hint ([`crate::prefetch`]): the key line and the value lines a lookup of `name`
-    /// reads when the name sits in its home slot (or would be inserted there). Changes nothing.
+    pub fn remove(&mut self, name: &Name) -> Option<V> {
+        let place = self.take(name)?;
+        self.slab[place].take()
+    }
+
+    /// Removes the entry of `name`, dropped in place (no copy out); false if there was none.
+    pub fn discard(&mut self, name: &Name) -> bool {
+        match self.take(name) {
+            Some(place) => {
+                self.slab[place] = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Prefetch hint ([`crate::prefetch`]) before a lookup of `name`: its home key's line and,
+    /// when that key holds the name (the common case), the value's lines; else the place a new
+    /// value would take. Reads the home key (a small array, mostly in cache); changes nothing.
     #[inline]
     pub fn prefetch(&self, name: &Name) {
         if self.keys.is_empty() {
             return;
         }
-        let i = self.home(&Key::of(name));
-        crate::prefetch::line(&self.keys[i]);
-        crate::prefetch::span(&self.vals[i], std::mem::size_of::<Option<V>>());
+        let k = Key::of(name);
+        let q = &self.keys[self.home(&k)];
+        crate::prefetch::line(q);
+        let place = match q.same(&k) {
+            true => q.place(),
+            false => match self.free.last() {
+                Some(&p) => p as usize,
+                None => return,
+            },
+        };
+        if let Some(v) = self.slab.get(place) {
+            crate::prefetch::span(v, std::mem::size_of::<Option<V>>());
+        }
     }
 
     /// Every name held, in no particular order (tests).
@@ -272,7 +337,7 @@ mod tests {
     fn behaves_as_a_hash_map() {
         let mut m: NameMap<u64> = NameMap::default();
         let mut h: FxHashMap<Name, u64> = FxHashMap::default();
-        let mut x = 3u64;
+        let (mut x, mut peak) = (3u64, 0);
         for step in 0..20_000u64 {
             x = x
                 .wrapping_mul(6364136223846793005)
@@ -286,7 +351,12 @@ mod tests {
             };
             let name = Name { base, seq };
             if (x >> 40) % 5 < 2 && step > 100 {
-                assert_eq!(m.remove(&name), h.remove(&name), "step {step}");
+                let want = h.remove(&name);
+                if x & 1 == 0 {
+                    assert_eq!(m.remove(&name), want, "step {step}");
+                } else {
+                    assert_eq!(m.discard(&name), want.is_some(), "step {step}");
+                }
             } else {
                 let v = m.get_or_insert_with(name, || step);
                 assert_eq!(*v, *h.entry(name).or_insert(step), "step {step}");
@@ -295,6 +365,9 @@ mod tests {
             }
             assert_eq!(m.len(), h.len());
             assert!(2 * m.len <= m.capacity().max(1), "load at most one half");
+            peak = peak.max(m.len());
+            // freed places are filled first: the slab never outgrows the most ever held
+            assert_eq!((m.slab.len(), m.slab.len() - m.free.len()), (peak, m.len()));
             if step % 97 == 0 {
                 for (n, v) in &h {
                     assert_eq!(m.get(n), Some(v), "step {step}: {n:?}");

@@ -257,6 +257,14 @@ impl Pit {
         };
         m.remove(name)
     }
+    /// Removes the entry of `name` without handing it back (a PIT with a table of its own
+    /// drops it in place, no copy out); false if there was none.
+    pub fn discard(&mut self, name: &Name) -> bool {
+        match &mut self.many {
+            Some(m) => m.discard(name),
+            None => self.remove(name).is_some(),
+        }
+    }
     pub fn len(&self) -> usize {
         self.few.len() + self.many.as_ref().map_or(0, |m| m.len())
     }
