@@ -546,7 +546,7 @@ impl Forwarder {
             // its records be taken out (no lists of faces collected) and the entry erased first
             let ins = std::mem::take(&mut entry.in_records);
             let outs = std::mem::take(&mut entry.out_records);
-            core.pit.remove(&data.name);
+            core.pit.discard(&data.name);
             core.cache(data, now);
             for r in ins.iter().filter(|r| r.face != in_face) {
                 core.send_data(now, r.face, data);
@@ -577,7 +577,7 @@ impl Forwarder {
             core.send_data(now, face, data);
         }
         if done {
-            core.pit.remove(&data.name);
+            core.pit.discard(&data.name);
             core.counters.satisfied += 1;
             for &face in &downstream {
                 core.faces[face.0 as usize].counters.in_satisfied += 1;
@@ -744,6 +744,18 @@ impl FwCore {
     #[inline]
     pub fn prefetch_timers(&self) {
         self.pit_timers.prefetch();
+    }
+
+    /// Prefetch hint ([`crate::prefetch`]), as packet `p` is about to arrive: the PIT slot its
+    /// name leads to (in a PIT with a table of its own) and the FIB line an Interest's
+    /// longest-prefix match reads first (in a direct-indexed FIB). Changes nothing.
+    #[inline]
+    pub fn prefetch_arrival(&self, p: &Packet) {
+        let name = p.name();
+        self.pit.prefetch(&name);
+        if let Packet::Interest(_) = p {
+            self.fib.prefetch(name.base);
+        }
     }
 }
 

@@ -9,9 +9,9 @@
 //! 1. the event after next: its link direction, its node's hot lines and timer slot — found
 //!    without a load, the node of a link direction read from a dense side array ([`Ahead`]);
 //! 2. the next event: what the lines of stage 1 point to — the face a packet arrives on, the
-//!    app slots, the timer queues' ends, the arriving packet's wire slot;
+//!    app slots, the timer queues' ends, the arriving packet's wire slot, a short PIT's entries;
 //! 3. the current event: what stage 2's lines point to — the consumers' state, the links of an
-//!    edge node's faces.
+//!    edge node's faces, the PIT slot and FIB line the arriving packet's name leads to.
 //!
 //! A prefetch changes no state, so results are the same with it on or off. The ≈ 45 hints per
 //! event cost instructions, which pay only when the network's state outgrows the caches: on
@@ -102,12 +102,16 @@ impl<'a> World<'a> {
                 let l = &self.links[idx];
                 self.wire.prefetch_front(&l.in_flight);
                 self.nodes[l.to as usize].prefetch_visit(Some(l.to_face));
+                self.nodes[l.to as usize].fwd.core.pit.prefetch_list();
             }
             EventKind::TxDone => {
                 let l = &self.links[idx];
                 self.nodes[l.from as usize].prefetch_transmit(l.from_face);
             }
-            EventKind::NodeTimer => self.nodes[idx].prefetch_visit(None),
+            EventKind::NodeTimer => {
+                self.nodes[idx].prefetch_visit(None);
+                self.nodes[idx].fwd.core.pit.prefetch_list();
+            }
             _ => {}
         }
     }
@@ -120,6 +124,12 @@ impl<'a> World<'a> {
         };
         let node = &self.nodes[node as usize];
         node.prefetch_apps();
+        if kind == EventKind::Arrive {
+            // the arriving packet (its line asked for in stage 2): the table lines it looks up
+            if let Some(p) = self.wire.front_packet(&self.links[idx as usize].in_flight) {
+                node.fwd.core.prefetch_arrival(p);
+            }
+        }
         let faces = node.fwd.faces();
         if faces.len() <= 4 {
             for f in faces {
