@@ -44,8 +44,8 @@ pub type AppOut = Vec<(FaceId, Packet)>;
 /// Packets an app hands to its node during one call.
 pub type Packets = Vec<Packet>;
 
-/// A PIT's short list of entries ([`crate::table::pit::FEW`] at most; the hash table of a PIT
-/// with more is its own, never pooled).
+/// A PIT's short list of entries ([`crate::table::pit::FEW`] at most; the table of a PIT with
+/// more is its own, never pooled).
 pub type PitTable = Vec<(Name, PitEntry)>;
 
 thread_local! {

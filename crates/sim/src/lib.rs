@@ -12,6 +12,7 @@
 pub mod compact;
 pub mod deferred;
 pub mod engines;
+pub mod hugepages;
 pub mod output;
 pub mod phases;
 pub mod routing;

@@ -573,7 +573,7 @@ impl Forwarder {
                     core.prefetch_face(r.face); // while the entry is erased
                 }
             }
-            core.pit.remove(&data.name);
+            core.pit.discard(&data.name);
             core.cache(data, now);
             for r in ins.iter().filter(|r| r.face != in_face) {
                 core.send_data(now, r.face, data);
@@ -604,7 +604,7 @@ impl Forwarder {
             core.send_data(now, face, data);
         }
         if done {
-            core.pit.remove(&data.name);
+            core.pit.discard(&data.name);
             core.counters.satisfied += 1;
             for &face in &downstream {
                 core.faces[face.0 as usize].counters.in_satisfied += 1;
@@ -805,6 +805,18 @@ impl FwCore {
         if let Some(f) = self.faces.get(face.0 as usize) {
             f.prefetch_send();
             f.prefetch_recv();
+        }
+    }
+
+    /// Prefetch hint ([`crate::prefetch`]), as packet `p` is about to arrive: the PIT slot its
+    /// name leads to (in a PIT with a table of its own) and the FIB line an Interest's
+    /// longest-prefix match reads first (in a direct-indexed FIB). Changes nothing.
+    #[inline]
+    pub fn prefetch_arrival(&self, p: &Packet) {
+        let name = p.name();
+        self.pit.prefetch(&name);
+        if let Packet::Interest(_) = p {
+            self.fib.prefetch(name.base);
         }
     }
 }

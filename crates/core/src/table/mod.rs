@@ -3,4 +3,5 @@
 pub mod cs;
 pub mod few_map;
 pub mod fib;
+pub mod name_map;
 pub mod pit;

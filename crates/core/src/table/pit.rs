@@ -8,8 +8,8 @@
 use crate::face::FaceId;
 use crate::name::Name;
 use crate::packet::{ChunkRequest, Interest, SegmentInfo};
+use crate::table::name_map::NameMap;
 use crate::time::Instant;
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,9 +149,10 @@ impl PitEntry {
 }
 
 /// A PIT holds its entries in a short list, searched in place, while they are at most this
-/// many; beyond, in a hash table. Most nodes of a large network (edge nodes) have one or two
-/// pending Interests: a list of one entry is a 240-byte block (four cache lines) where the
-/// smallest hash table was 980 bytes (four buckets, control bytes in a line of their own).
+/// many; beyond, in a table of its own ([`NameMap`]). Most nodes of a large network (edge
+/// nodes) have one or two pending Interests: a list of one entry is a 240-byte block (four
+/// cache lines) where the smallest hash table was 980 bytes (four buckets, control bytes in a
+/// line of their own).
 pub const FEW: usize = 4;
 
 /// The PIT: entries in `few` (at most [`FEW`]) until it holds more, then in `many` for good;
@@ -159,7 +160,9 @@ pub const FEW: usize = 4;
 #[derive(Clone, Debug)]
 pub struct Pit {
     few: Vec<(Name, PitEntry)>,
-    many: FxHashMap<Name, PitEntry>,
+    /// Out of line (a router's; most nodes never have one): slots found from the name alone,
+    /// so that a driver can prefetch them ([`Pit::prefetch`]).
+    many: Option<Box<NameMap<PitEntry>>>,
     /// At most this many entries (the real-time driver bounds it; the simulator does not).
     limit: usize,
 }
@@ -168,7 +171,7 @@ impl Default for Pit {
     fn default() -> Self {
         Pit {
             few: Vec::new(),
-            many: FxHashMap::default(),
+            many: None,
             limit: usize::MAX,
         }
     }
@@ -189,27 +192,21 @@ impl Pit {
     pub fn is_full(&self) -> bool {
         self.len() >= self.limit
     }
-    // An empty table answers without probing its buckets (out of cache on a node visited
-    // once in a while, e.g. when a PIT timer of an entry satisfied long ago fires).
+    // An empty table answers without probing its slots (out of cache on a node visited once in
+    // a while, e.g. when a PIT timer of an entry satisfied long ago fires).
     #[inline]
     pub fn get(&self, name: &Name) -> Option<&PitEntry> {
-        if !self.few.is_empty() {
-            return self.few.iter().find(|(n, _)| n == name).map(|(_, e)| e);
+        match &self.many {
+            None => self.few.iter().find(|(n, _)| n == name).map(|(_, e)| e),
+            Some(m) => m.get(name),
         }
-        if self.many.is_empty() {
-            return None;
-        }
-        self.many.get(name)
     }
     #[inline]
     pub fn get_mut(&mut self, name: &Name) -> Option<&mut PitEntry> {
-        if !self.few.is_empty() {
-            return self.few.iter_mut().find(|(n, _)| n == name).map(|(_, e)| e);
+        match &mut self.many {
+            None => self.few.iter_mut().find(|(n, _)| n == name).map(|(_, e)| e),
+            Some(m) => m.get_mut(name),
         }
-        if self.many.is_empty() {
-            return None;
-        }
-        self.many.get_mut(name)
     }
     /// The entry of `interest`'s name, created (with `expiry`) if absent.
     pub fn insert(&mut self, interest: Interest, expiry: Instant) -> &mut PitEntry {
@@ -221,8 +218,8 @@ impl Pit {
             expiry,
             segments: None,
         };
-        // a PIT that once had a hash table keeps it (a router's PIT, emptying now and then)
-        if self.many.capacity() == 0 && self.few.len() < FEW {
+        // a PIT that once had a table of its own keeps it (a router's PIT, emptying now and then)
+        if self.many.is_none() && self.few.len() < FEW {
             if let Some(i) = self.few.iter().position(|(n, _)| *n == name) {
                 return &mut self.few[i].1;
             }
@@ -238,15 +235,18 @@ impl Pit {
             self.few.push((name, fresh()));
             return &mut self.few.last_mut().expect("just pushed").1;
         }
-        if !self.few.is_empty() {
-            // the list is full: every entry moves to the hash table, for good
-            self.many.extend(self.few.drain(..));
-            crate::spare::give_pit_table(&mut self.few);
-        }
-        self.many.entry(name).or_insert_with(fresh)
+        let few = &mut self.few;
+        let many = self.many.get_or_insert_with(|| {
+            // the list is full: every entry moves to the table, for good
+            let mut m = Box::<NameMap<PitEntry>>::default();
+            m.extend(few.drain(..));
+            crate::spare::give_pit_table(few);
+            m
+        });
+        many.get_or_insert_with(name, fresh)
     }
     pub fn remove(&mut self, name: &Name) -> Option<PitEntry> {
-        if !self.few.is_empty() {
+        let Some(m) = &mut self.many else {
             let i = self.few.iter().position(|(n, _)| n == name)?;
             // nothing iterates the PIT: the order within the list shows nowhere
             let (_, e) = self.few.swap_remove(i);
@@ -254,14 +254,42 @@ impl Pit {
                 crate::spare::give_pit_table(&mut self.few);
             }
             return Some(e);
+        };
+        m.remove(name)
+    }
+    /// Removes the entry of `name` without handing it back (a PIT with a table of its own
+    /// drops it in place, no copy out); false if there was none.
+    pub fn discard(&mut self, name: &Name) -> bool {
+        match &mut self.many {
+            Some(m) => m.discard(name),
+            None => self.remove(name).is_some(),
         }
-        self.many.remove(name)
     }
     pub fn len(&self) -> usize {
-        self.few.len() + self.many.len()
+        self.few.len() + self.many.as_ref().map_or(0, |m| m.len())
     }
     pub fn is_empty(&self) -> bool {
-        self.few.is_empty() && self.many.is_empty()
+        self.len() == 0
+    }
+    /// Prefetch hint ([`crate::prefetch`]), before a lookup of `name`: the lines of its slot in
+    /// the PIT's own table (nothing for a short list: see [`Pit::prefetch_list`]). Changes
+    /// nothing.
+    #[inline]
+    pub fn prefetch(&self, name: &Name) {
+        if let Some(m) = &self.many {
+            m.prefetch(name);
+        }
+    }
+    /// Prefetch hint: the short list's first two entries (an edge node's pending Interests,
+    /// read when the Data comes back, an RTT after they were written); nothing for a PIT with
+    /// a table of its own (its list is empty). Changes nothing.
+    #[inline]
+    pub fn prefetch_list(&self) {
+        let n = self.few.len().min(2);
+        crate::prefetch::span(
+            self.few.as_ptr(),
+            n * std::mem::size_of::<(Name, PitEntry)>(),
+        );
     }
 }
 
@@ -332,9 +360,9 @@ mod tests {
         for seq in 0..n {
             assert!(a.remove(&i(seq).name).is_some());
         }
-        // beyond FEW entries the PIT has a hash table of its own: never pooled
+        // beyond FEW entries the PIT has a table of its own: never pooled
         assert_eq!(crate::spare::spare_pit_tables(), before);
-        assert!(a.is_empty() && a.many.capacity() > BIG);
+        assert!(a.is_empty() && a.many.as_ref().is_some_and(|m| m.capacity() > BIG));
     }
 
     #[test]

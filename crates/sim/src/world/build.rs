@@ -282,10 +282,7 @@ impl<'a> World<'a> {
             control,
             wire: Default::default(),
             apps,
-            events: super::queue::Events::new(
-                n_nodes >= super::prefetch::PREFETCH_FROM_NODES,
-                super::events::Event::NEVER,
-            ),
+            events: super::queue::Events::new(n_nodes >= super::prefetch::PREFETCH_FROM_NODES),
             seq: 0,
             node_sched: vec![None; n_nodes],
             ready: Vec::new(),

@@ -82,10 +82,6 @@ pub(super) struct Event {
 }
 
 impl Event {
-    /// Later than any event (the event queue's floor): no event has every key bit set, its
-    /// kind being at most 5 of 7.
-    pub(super) const NEVER: Event = Event { key: u128::MAX };
-
     fn time(&self) -> u64 {
         (self.key >> 64) as u64
     }
@@ -101,6 +97,13 @@ impl Event {
     }
     pub(super) fn idx(&self) -> u32 {
         (self.key as u64 & ((1 << IDX_BITS) - 1)) as u32
+    }
+}
+
+impl super::calendar::Timed for Event {
+    #[inline]
+    fn time_ns(&self) -> u64 {
+        self.time()
     }
 }
 

@@ -10,6 +10,7 @@
 //! * `control` — controller components and the control links that join them to nodes.
 
 mod build;
+mod calendar;
 mod control;
 mod events;
 mod prefetch;

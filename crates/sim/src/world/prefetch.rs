@@ -2,16 +2,16 @@
 //!
 //! With tens of thousands of nodes every node visit starts cold: the link direction, the
 //! node, its face, its timers, its apps — a chain of misses, each address read from the line
-//! the previous miss brought. The loop knows its next events (the top of the heap: index 0 is
-//! the next, and the earliest of its children the one after, unless the current event
-//! schedules an earlier one), so it asks for their lines in stages, one event apart:
+//! the previous miss brought. The loop knows its next events (the top of the event queue's
+//! heap and the earliest of its children, unless the current event schedules an earlier one),
+//! so it asks for their lines in stages, one event apart:
 //!
 //! 1. the event after next: its link direction, its node's hot lines and timer slot — found
 //!    without a load, the node of a link direction read from a dense side array ([`Ahead`]);
 //! 2. the next event: what the lines of stage 1 point to — the face a packet arrives on, the
-//!    app slots, the timer queues' ends, the arriving packet's wire slot;
+//!    app slots, the timer queues' ends, the arriving packet's wire slot, a short PIT's entries;
 //! 3. the current event: what stage 2's lines point to — the consumers' state, the links of an
-//!    edge node's faces.
+//!    edge node's faces, the PIT slot and FIB line the arriving packet's name leads to.
 //!
 //! Past the stages, the forwarder asks for what only it can name: a hub's outgoing face as soon
 //! as a table gives its id, and the face's link as soon as its queue becomes non-empty (the
@@ -87,7 +87,7 @@ impl<'a> World<'a> {
             return;
         }
         self.stage3(kind, idx);
-        if let Some(next) = self.events.peek() {
+        if let Some(next) = self.events.peek_hint() {
             self.stage2(next);
         }
         if let Some(after) = self.events.peek_second() {
@@ -120,12 +120,16 @@ impl<'a> World<'a> {
                 let l = &self.links[idx];
                 self.wire.prefetch_front(&l.in_flight);
                 self.nodes[l.to as usize].prefetch_visit(Some(l.to_face));
+                self.nodes[l.to as usize].fwd.core.pit.prefetch_list();
             }
             EventKind::TxDone => {
                 let l = &self.links[idx];
                 self.nodes[l.from as usize].prefetch_transmit(l.from_face);
             }
-            EventKind::NodeTimer => self.nodes[idx].prefetch_visit(None),
+            EventKind::NodeTimer => {
+                self.nodes[idx].prefetch_visit(None);
+                self.nodes[idx].fwd.core.pit.prefetch_list();
+            }
             _ => {}
         }
     }
@@ -138,6 +142,12 @@ impl<'a> World<'a> {
         };
         let node = &self.nodes[node as usize];
         node.prefetch_apps();
+        if kind == EventKind::Arrive {
+            // the arriving packet (its line asked for in stage 2): the table lines it looks up
+            if let Some(p) = self.wire.front_packet(&self.links[idx as usize].in_flight) {
+                node.fwd.core.prefetch_arrival(p);
+            }
+        }
         let faces = node.fwd.faces();
         if faces.len() <= 4 {
             for f in faces {

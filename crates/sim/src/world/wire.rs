@@ -96,6 +96,11 @@ impl Wire {
         }
     }
 
+    /// The oldest packet of `q` (for prefetch hints: what its arrival will look up).
+    pub(super) fn front_packet(&self, q: &Fifo) -> Option<&Packet> {
+        self.slots.get(q.head as usize).map(|s| &s.packet)
+    }
+
     /// When the oldest packet of `q` arrives.
     pub(super) fn front(&self, q: &Fifo) -> Option<Instant> {
         (q.head != NONE).then(|| self.slots[q.head as usize].arrive)
