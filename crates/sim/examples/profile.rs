@@ -23,9 +23,9 @@ fn main() {
         };
         // as the Python binding does: a large run is freed on a background thread
         let big = spec.nodes.len() >= ndncc_sim::LARGE_NETWORK_NODES;
-        if big {
-            // as the binding does (NDNCC_HUGE_PAGES=0 turns it off)
-            ndncc_sim::hugepages::prefer_for_large_runs();
+        if big && ndncc_sim::hugepages::requested() {
+            // as the binding does (NDNCC_HUGE_PAGES=1)
+            ndncc_sim::hugepages::prepare_heap();
         }
         let (out, left) = if big {
             let (out, left) = run_deferred(&spec, &opts, &mut |_| true).expect("run");

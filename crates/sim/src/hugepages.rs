@@ -8,8 +8,8 @@
 //! Linux gives 2 MiB pages only to memory marked with `madvise(MADV_HUGEPAGE)` when the system
 //! setting `/sys/kernel/mm/transparent_hugepage/enabled` is `madvise` (the common default), and
 //! glibc's allocator does not mark its heap (its `glibc.malloc.hugetlb` tunable must be set
-//! before the process starts, which a Python extension cannot do). So, once per process, before
-//! the first large network is built, [`prefer_for_large_runs`]:
+//! before the process starts, which a Python extension cannot do). So [`prepare_heap`], once
+//! per process, before the first large network is built:
 //!
 //! 1. makes allocations of up to 32 MiB come from the main heap rather than from their own
 //!    mappings (`M_MMAP_THRESHOLD`; glibc's own threshold moves there anyway after the first
@@ -20,23 +20,31 @@
 //!
 //! The kernel then backs the heap with huge pages as it is written. This is the main thread's
 //! heap: a network built on another thread comes from that thread's glibc arena and keeps
-//! 4 KiB pages (the CLI, `ndncc bench` and a plain Python session build on the main thread). Where the setting is
-//! `never`, or the heap outgrows the reserve, pages are simply 4 KiB as before. A speed choice
-//! only: no result depends on it. The cost: memory a large run frees stays with the process
-//! (reused by the next run) instead of going back to the system. `NDNCC_HUGE_PAGES=0` in the
-//! environment turns it off (for comparisons, or a long-lived process that wants memory back).
+//! 4 KiB pages. Where the system setting is `never`, or the heap outgrows the reserve, pages
+//! are 4 KiB as before. A speed choice only: no result depends on it.
+//!
+//! **Off unless asked for** (`NDNCC_HUGE_PAGES=1`, [`requested`]). Measured on this project's
+//! machine (a KVM guest; `benches/README.md`, ninth sitting): a large run in a process that
+//! already ran one is faster with huge pages (the loop at 10 000 pairs ≈ 10 % faster), but the
+//! first one — every run of `ndncc bench`, every one-shot CLI call — is much slower (its loop
+//! ≈ 20 % slower, its report and JSON phases ≈ 3× as long): a fresh 2 MiB page costs far more
+//! to fault in than the 4 KiB pages glibc recycles. The other cost: memory a large run frees
+//! stays with the process (reused by the next run) instead of going back to the system.
 
 /// Address space the heap is grown by, once (a network of 10 000 pairs needs ≈ 200 MB).
 pub const RESERVE: usize = 1 << 30;
 
+/// True if the environment asks for huge pages (`NDNCC_HUGE_PAGES=1`), read once.
+pub fn requested() -> bool {
+    static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ASKED.get_or_init(|| std::env::var_os("NDNCC_HUGE_PAGES").is_some_and(|v| v == "1"))
+}
+
 /// Prepares the heap for large networks (see the module's documentation); the first call does
-/// the work, later ones nothing. True if the heap is now marked for huge pages. Nothing is done
-/// if the environment holds `NDNCC_HUGE_PAGES=0` at the first call.
-pub fn prefer_for_large_runs() -> bool {
+/// the work, later ones nothing. True if the heap is now marked for huge pages.
+pub fn prepare_heap() -> bool {
     static DONE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *DONE.get_or_init(|| {
-        std::env::var_os("NDNCC_HUGE_PAGES").is_none_or(|v| v != "0") && imp::prepare()
-    })
+    *DONE.get_or_init(imp::prepare)
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -4,8 +4,6 @@
 //! without the test harness (`harness = false` in Cargo.toml), which runs tests on threads.
 
 fn main() {
-    // SAFETY: one thread only, before anything reads the environment
-    unsafe { std::env::remove_var("NDNCC_HUGE_PAGES") };
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     the_heap_is_marked_for_huge_pages_and_holds_large_blocks();
     println!("hugepages: ok");
@@ -52,11 +50,8 @@ fn the_heap_is_marked_for_huge_pages_and_holds_large_blocks() {
         libc::free(hole);
         guard
     };
-    assert!(ndncc_sim::hugepages::prefer_for_large_runs());
-    assert!(
-        ndncc_sim::hugepages::prefer_for_large_runs(),
-        "a second call"
-    );
+    assert!(ndncc_sim::hugepages::prepare_heap());
+    assert!(ndncc_sim::hugepages::prepare_heap(), "a second call");
     // SAFETY: allocated above, freed once
     unsafe { libc::free(guard) };
     let (start, end, marked) = heap();
