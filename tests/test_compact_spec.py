@@ -109,7 +109,7 @@ def _rss_kb() -> int:
 
 
 def test_large_runs_are_freed_after_the_call_and_memory_does_not_grow():
-    # 2 100 pairs: 4 202 nodes, over the deferral threshold (4 096 nodes)
+    # 2 100 pairs: 4 202 nodes, over the deferral threshold (1 024 nodes)
     text = json.dumps(compact_spec(workloads.dumbbell(2100).resolve()))
     _core.settle()
     assert _core.settle() is None

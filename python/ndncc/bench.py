@@ -12,16 +12,16 @@ Figures reported (the fastest of ``repeat`` runs; peak RSS the largest):
 * ``cpu_s`` — the CPU time (user + system, all threads) of that call, including the freeing of
   a large run that goes on after the call returns (``deferred_free_s``): less disturbed than
   ``wall_s`` when other processes share the machine;
-* ``deferred_free_s`` — from 4 096 nodes, the network, the parsed spec and the outputs are
+* ``deferred_free_s`` — from 1 024 nodes, the network, the parsed spec and the outputs are
   freed on a background thread while the caller goes on (``ndncc_sim::deferred``); the
   seconds that thread took (0 for smaller runs, which are freed inside the call);
 * ``events``, ``events_per_s`` (events / ``wall_s``), ``packet_hops``, ``packet_hops_per_s``;
 * ``phases`` — ``wall_s`` split into its parts, timed in Rust (seconds): ``parse_s`` (the JSON
   spec), ``routes_s``, ``build_s`` (nodes, faces, links, apps; routes excluded), ``loop_s`` (the
   event loop alone), ``report_s`` (summary and metadata as Rust values), ``tables_s`` (0 here),
-  ``teardown_s`` (dropping the network; from 4 096 nodes only handing it over to be freed
+  ``teardown_s`` (dropping the network; from 1 024 nodes only handing it over to be freed
   later), ``serialize_s`` (summary and metadata to JSON and Python strings), ``free_s``
-  (dropping the parsed spec and the outputs; from 4 096 nodes handing them, with the network,
+  (dropping the parsed spec and the outputs; from 1 024 nodes handing them, with the network,
   to the background thread); what is left of ``wall_s`` is the binding's own (argument and
   dict conversion);
 * ``loop_s`` and ``loop_events_per_s`` (events / ``loop_s``) — the event loop alone, beside
