@@ -247,6 +247,13 @@ impl Face {
         crate::prefetch::line(&self.counters.in_pkts);
     }
 
+    /// Both of the above: every line a packet leaving or arriving by this face touches.
+    #[inline]
+    pub fn prefetch_whole(&self) {
+        self.prefetch_send();
+        self.prefetch_recv();
+    }
+
     /// What sending from this face touches: [`Face::prefetch_send`]'s lines and the queue's
     /// head.
     #[inline]

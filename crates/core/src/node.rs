@@ -301,8 +301,7 @@ impl Node {
         if faces.len() <= 4 {
             for f in faces {
                 // both kinds' lines, without reading the face to tell its kind (cold here)
-                f.prefetch_send();
-                f.prefetch_recv();
+                f.prefetch_whole();
             }
         }
         for slot in self.apps.iter().take(2) {

@@ -39,9 +39,9 @@ fn run<'py>(
     let parse_s = started.elapsed().as_secs_f64();
     let duration_s = spec.duration_ns as f64 * 1e-9;
     let big = spec.nodes.len() >= DEFER_NODES;
-    if big && ndncc_sim::hugepages::requested() {
-        // huge pages for the network about to be built (NDNCC_HUGE_PAGES=1; speed only)
-        ndncc_sim::hugepages::prepare_heap();
+    if big {
+        // huge pages for the network about to be built if NDNCC_HUGE_PAGES=1 (speed only)
+        ndncc_sim::hugepages::prepare_if_requested();
     }
     let opts = RunOptions {
         tables,

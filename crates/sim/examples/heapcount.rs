@@ -123,6 +123,7 @@ fn main() {
         &RunOptions {
             tables: false,
             progress_every: every,
+            ..RunOptions::default()
         },
         &mut |_| {
             if at.is_none() {

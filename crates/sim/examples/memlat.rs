@@ -7,17 +7,26 @@
 //! caches is the size of network state past which a visit to a node costs a trip to memory
 //! (`benches/README.md`, ninth sitting).
 
+#[cfg(target_os = "linux")]
 use std::time::Instant;
 
 /// Lines per chase (enough for a steady figure, ≈ 1 s at 200 ns a load).
+#[cfg(target_os = "linux")]
 const LOADS: usize = 4_000_000;
+#[cfg(target_os = "linux")]
 const LINE: usize = 64;
 
 fn main() {
     let sizes: Vec<usize> = {
         let given: Vec<usize> = std::env::args()
             .skip(1)
-            .map(|a| a.parse().expect("sizes in MiB"))
+            .map(|a| match a.parse() {
+                Ok(mib) if mib > 0 => mib,
+                _ => {
+                    eprintln!("memlat: sizes are whole MiB, at least 1 (got '{a}')");
+                    std::process::exit(2);
+                }
+            })
             .collect();
         if given.is_empty() {
             vec![1, 2, 4, 8, 12, 16, 32, 64, 128]
@@ -34,7 +43,14 @@ fn main() {
     }
 }
 
+/// Elsewhere than Linux: no `madvise(MADV_HUGEPAGE)`, so no figures.
+#[cfg(not(target_os = "linux"))]
+fn chase(_bytes: usize, _huge: bool) -> f64 {
+    f64::NAN
+}
+
 /// Mean ns per dependent load through a random cycle over `bytes` (one pointer per line).
+#[cfg(target_os = "linux")]
 fn chase(bytes: usize, huge: bool) -> f64 {
     let lines = bytes / LINE;
     // SAFETY: a private anonymous mapping of our own, unmapped below; every pointer written

@@ -23,9 +23,9 @@ fn main() {
         };
         // as the Python binding does: a large run is freed on a background thread
         let big = spec.nodes.len() >= ndncc_sim::LARGE_NETWORK_NODES;
-        if big && ndncc_sim::hugepages::requested() {
+        if big {
             // as the binding does (NDNCC_HUGE_PAGES=1)
-            ndncc_sim::hugepages::prepare_heap();
+            ndncc_sim::hugepages::prepare_if_requested();
         }
         let (out, left) = if big {
             let (out, left) = run_deferred(&spec, &opts, &mut |_| true).expect("run");

@@ -24,20 +24,29 @@
 //! are 4 KiB as before. A speed choice only: no result depends on it.
 //!
 //! **Off unless asked for** (`NDNCC_HUGE_PAGES=1`, [`requested`]). Measured on this project's
-//! machine (a KVM guest; `benches/README.md`, ninth sitting): a large run in a process that
-//! already ran one is faster with huge pages (the loop at 10 000 pairs ≈ 10 % faster), but the
-//! first one — every run of `ndncc bench`, every one-shot CLI call — is much slower (its loop
-//! ≈ 20 % slower, its report and JSON phases ≈ 3× as long): a fresh 2 MiB page costs far more
-//! to fault in than the 4 KiB pages glibc recycles. The other cost: memory a large run frees
+//! machine (a KVM guest; `benches/README.md`, ninth sitting, and
+//! `benches/results-ninth-sitting-ab.md`): a large run in a process that already ran one is a
+//! little faster with huge pages (at 10 000 pairs the loop ≈ 3–5 %, the JSON about halved), but
+//! the first one — every run of `ndncc bench`, every one-shot CLI call — is slower (in `ndncc
+//! bench` the loop 0.17–0.18 → 0.21 s, the report and JSON phases ≈ 3× as long): a fresh 2 MiB
+//! page costs far more to fault in than the 4 KiB pages glibc recycles. The other cost: memory a large run frees
 //! stays with the process (reused by the next run) instead of going back to the system.
 
-/// Address space the heap is grown by, once (a network of 10 000 pairs needs ≈ 200 MB).
+/// Address space the heap is grown by, once (a run at 10 000 pairs peaks at ≈ 220 MB: its
+/// ≈ 70 MB network, the parsed spec and the outputs).
 pub const RESERVE: usize = 1 << 30;
 
 /// True if the environment asks for huge pages (`NDNCC_HUGE_PAGES=1`), read once.
 pub fn requested() -> bool {
     static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ASKED.get_or_init(|| std::env::var_os("NDNCC_HUGE_PAGES").is_some_and(|v| v == "1"))
+}
+
+/// [`prepare_heap`] if [`requested`]: what a driver calls before building a large network.
+pub fn prepare_if_requested() {
+    if requested() {
+        prepare_heap();
+    }
 }
 
 /// Prepares the heap for large networks (see the module's documentation); the first call does

@@ -599,3 +599,41 @@ fn a_reasked_interest_records_its_full_delay_from_the_first_send() {
         }
     }
 }
+
+/// The large networks' speed choices (buffer pools, prefetching, the calendar event queue;
+/// `RunOptions::large_network`) change no result: the same summary, metadata and tables
+/// either way, on a line below and above capacity and on a lossy line with retransmissions.
+#[test]
+fn the_large_network_path_gives_the_same_results() {
+    let specs = [
+        line([10_000_000; 3], 5 * MS, 800.0, 3 * S),
+        line(
+            [100_000_000, 10_000_000, 100_000_000],
+            10 * MS,
+            2_000.0,
+            3 * S,
+        ),
+        lossy_line_with_retransmission(),
+    ];
+    for spec in &specs {
+        let runs: Vec<SimOutput> = [false, true]
+            .into_iter()
+            .map(|large| {
+                let opts = RunOptions {
+                    large_network: Some(large),
+                    ..RunOptions::default()
+                };
+                run(spec, &opts, &mut |_| true).expect("run")
+            })
+            .collect();
+        let json = |o: &SimOutput| {
+            (
+                serde_json::to_string(&o.summary).unwrap(),
+                serde_json::to_string(&o.meta).unwrap(),
+            )
+        };
+        assert!(runs[0].summary.events > 1_000, "{}", spec.name);
+        assert_eq!(json(&runs[0]), json(&runs[1]), "{}", spec.name);
+        assert_eq!(bytes(&runs[0]), bytes(&runs[1]), "{}", spec.name);
+    }
+}

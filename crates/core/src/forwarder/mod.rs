@@ -803,8 +803,7 @@ impl FwCore {
     #[inline]
     fn prefetch_face(&self, face: FaceId) {
         if let Some(f) = self.faces.get(face.0 as usize) {
-            f.prefetch_send();
-            f.prefetch_recv();
+            f.prefetch_whole();
         }
     }
 

@@ -370,6 +370,14 @@ impl Fib {
 mod tests {
     use super::*;
 
+    /// A direct-indexed slot is one cache line (the point of the direct index: one line read
+    /// per probe); an entry outgrowing it would double the lines.
+    #[test]
+    fn a_slot_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Slot>(), crate::prefetch::LINE);
+        assert_eq!(std::mem::align_of::<Slot>(), crate::prefetch::LINE);
+    }
+
     #[test]
     fn longest_prefix_match_and_cost_order() {
         let mut names = NameTable::new();

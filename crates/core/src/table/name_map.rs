@@ -215,9 +215,11 @@ impl<V> NameMap<V> {
                 self.slab.len() - 1
             }
         };
+        // the value first: a panicking `fresh` then leaves no key without a value
+        let value = fresh();
         self.keys[i] = k.at(place);
         self.len += 1;
-        self.slab[place].insert(fresh())
+        self.slab[place].insert(value)
     }
 
     /// Doubles the keys (or makes the first ones) and places every key again (values stay).
@@ -398,5 +400,27 @@ mod tests {
         m.prefetch(&Name::new(NameId(2), 3)); // a hint: nothing to see
         assert_eq!(m.remove(&Name::new(NameId(2), 39)), Some(39));
         assert_eq!(m.remove(&Name::new(NameId(2), 39)), None);
+    }
+
+    /// A run that wraps past the last key: removing its first key must leave a key sitting at
+    /// its own home in the wrapped part where it is.
+    #[test]
+    fn removal_in_a_run_that_wraps_keeps_every_key_reachable() {
+        let home = |n: &Name| (Key::of(n).hash() >> (64 - 4)) as usize; // 16 keys
+        let find = |h: usize| {
+            (0..10_000u64)
+                .map(|s| Name::new(NameId(7), s))
+                .find(|n| home(n) == h)
+                .unwrap()
+        };
+        let (a, b, c) = (find(14), find(15), find(0));
+        let mut m: NameMap<u32> = NameMap::default();
+        for (i, n) in [a, b, c].into_iter().enumerate() {
+            *m.get_or_insert_with(n, || 0) = i as u32;
+        }
+        assert_eq!(m.capacity(), 16);
+        assert_eq!(m.remove(&a), Some(0));
+        assert_eq!(m.get(&b), Some(&1));
+        assert_eq!(m.get(&c), Some(&2));
     }
 }

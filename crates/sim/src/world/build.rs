@@ -17,12 +17,6 @@ use ndncc_core::schemes::RouterModule;
 use ndncc_core::{BitRate, Duration, Instant, NameTable, Node};
 use std::sync::Arc;
 
-/// From this many nodes on, emptied buffers (face queues, PIT tables, app lists) go to
-/// `ndncc_core::spare`'s pools: their ≈ 100 instructions per packet hop pay when per-flow
-/// state outgrows the caches (scale-10000: −30 % last-level misses per event; dumbbell-1000
-/// and isp-2000, which fit, would only pay the instructions). Speed only: results are the same.
-pub(super) const POOL_FROM_NODES: usize = crate::LARGE_NETWORK_NODES;
-
 fn queue_limit(q: QueueSpec) -> QueueLimit {
     match q {
         QueueSpec::Packets(n) => QueueLimit::Packets(n),
@@ -161,10 +155,13 @@ fn build_app(spec: &ScenarioSpec, names: &NameTable, index: usize) -> Result<App
 }
 
 impl<'a> World<'a> {
-    /// Builds the network; `routes_s` receives the seconds spent computing routes.
+    /// Builds the network (`large`: with the large networks' speed choices, see
+    /// [`super::RunOptions::large_network`]); `routes_s` receives the seconds spent computing
+    /// routes.
     pub(super) fn build(
         spec: &'a ScenarioSpec,
         parts: Parts,
+        large: bool,
         routes_s: &mut f64,
     ) -> Result<Self, SpecError> {
         spec.check()?;
@@ -180,8 +177,11 @@ impl<'a> World<'a> {
                 .ok_or_else(|| SpecError(format!("custom module for node {n}: no such node")))?;
             *slot = Some(RouterModule::Custom(m));
         }
-        // buffer pools for large networks only (a speed choice, results are the same)
-        ndncc_core::spare::set_pooling(spec.nodes.len() >= POOL_FROM_NODES);
+        // buffer pools for large networks only: emptied buffers (face queues, PIT tables, app
+        // lists) go to `ndncc_core::spare`'s pools, whose ≈ 100 instructions per packet hop pay
+        // when per-flow state outgrows the caches (scale-10000: −30 % last-level misses per
+        // event). Speed only: results are the same.
+        ndncc_core::spare::set_pooling(large);
         let mut names = NameTable::new();
         // interns every prefix (routes' first, then apps'), computing routes on the way
         let started = std::time::Instant::now();
@@ -273,7 +273,7 @@ impl<'a> World<'a> {
             });
         }
         let n_nodes = nodes.len();
-        let ahead = super::prefetch::Ahead::new(&links, n_nodes);
+        let ahead = super::prefetch::Ahead::new(&links, large);
         ahead.hint_links(&mut nodes, &links);
         Ok(World {
             spec,
@@ -282,7 +282,7 @@ impl<'a> World<'a> {
             control,
             wire: Default::default(),
             apps,
-            events: super::queue::Events::new(n_nodes >= super::prefetch::PREFETCH_FROM_NODES),
+            events: super::queue::Events::new(large),
             seq: 0,
             node_sched: vec![None; n_nodes],
             ready: Vec::new(),

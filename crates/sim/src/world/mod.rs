@@ -2,7 +2,8 @@
 //!
 //! * `build` — nodes, faces, links, routes and apps from the resolved spec;
 //! * `events` — the events' keys, scheduling, links (serialization, propagation, loss) and the loop;
-//! * `queue` — the event queue (on large networks a heap of four children to a cache line);
+//! * `queue` — the event queue: a binary heap, or on large networks the `calendar` (a small heap
+//!   for the current time slot, later events in time buckets);
 //! * `wire` — the packets in flight on every link (one store, a FIFO per direction);
 //! * `sample` — the time-series tables, sampled every trace bin;
 //! * `report` — the summary and the metadata of faces and apps;
@@ -36,6 +37,10 @@ pub struct RunOptions {
     pub tables: bool,
     /// Call the progress callback every this many events.
     pub progress_every: u64,
+    /// Run the network as a large one (buffer pools, prefetching, the calendar event queue) or
+    /// not; `None` (the default): from [`crate::LARGE_NETWORK_NODES`] nodes. A speed choice
+    /// only — results are the same either way (a test runs scenarios both ways).
+    pub large_network: Option<bool>,
 }
 
 impl Default for RunOptions {
@@ -43,6 +48,7 @@ impl Default for RunOptions {
         RunOptions {
             tables: true,
             progress_every: 1 << 16,
+            large_network: None,
         }
     }
 }
@@ -156,7 +162,10 @@ fn run_inner(
     use crate::phases::{lap, Phases};
     let mut phases = Phases::default();
     let mut t = std::time::Instant::now();
-    let mut w = World::build(spec, parts, &mut phases.routes_s)?;
+    let large = opts
+        .large_network
+        .unwrap_or(spec.nodes.len() >= crate::LARGE_NETWORK_NODES);
+    let mut w = World::build(spec, parts, large, &mut phases.routes_s)?;
     phases.build_s = lap(&mut t) - phases.routes_s;
     if !w.run(opts, progress) {
         return Err(SimError::Interrupted);

@@ -19,16 +19,14 @@
 //!
 //! A prefetch changes no state, so results are the same with it on or off. The ≈ 45 hints per
 //! event cost instructions, which pay only when the network's state outgrows the caches: on
-//! from [`PREFETCH_FROM_NODES`] nodes, like the buffer pools (`benches/README.md`, eighth
-//! sitting, has the figures).
+//! for large networks ([`super::RunOptions::large_network`], by default from
+//! [`crate::LARGE_NETWORK_NODES`] nodes), like the buffer pools (`benches/README.md`, eighth
+//! and ninth sittings, has the figures).
 
 use super::events::{Event, EventKind, LinkDir};
 use super::World;
 use ndncc_core::face::FaceKind;
 use ndncc_core::prefetch::line;
-
-/// From this many nodes on, the loop prefetches (a speed choice: results are the same).
-pub(super) const PREFETCH_FROM_NODES: usize = super::build::POOL_FROM_NODES;
 
 /// The prefetcher's switch and side array.
 #[derive(Default)]
@@ -41,9 +39,8 @@ pub(super) struct Ahead {
 }
 
 impl Ahead {
-    /// On for networks of at least [`PREFETCH_FROM_NODES`] nodes (`nodes` of them).
-    pub(super) fn new(links: &[LinkDir], nodes: usize) -> Self {
-        let on = nodes >= PREFETCH_FROM_NODES;
+    /// On for large networks ([`super::RunOptions::large_network`]).
+    pub(super) fn new(links: &[LinkDir], on: bool) -> Self {
         Ahead {
             on,
             to: if on {
@@ -180,12 +177,12 @@ mod tests {
                 links.push(LinkDir::new(from, to, BitRate(1), Duration(1), 0.0, rng));
             }
         }
-        let ahead = Ahead::new(&links, PREFETCH_FROM_NODES);
+        let ahead = Ahead::new(&links, true);
         assert!(ahead.on);
         for (d, l) in links.iter().enumerate() {
             assert_eq!(ahead.to(d as u32), l.to, "to of direction {d}");
             assert_eq!(ahead.from(d as u32), l.from, "from of direction {d}");
         }
-        assert!(!Ahead::new(&links, PREFETCH_FROM_NODES - 1).on);
+        assert!(!Ahead::new(&links, false).on);
     }
 }
