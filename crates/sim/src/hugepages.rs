@@ -23,7 +23,7 @@
 //! 4 KiB pages. Where the system setting is `never`, or the heap outgrows the reserve, pages
 //! are 4 KiB as before. A speed choice only: no result depends on it.
 //!
-//! **Off unless asked for** (`NDNCC_HUGE_PAGES=1`, [`requested`]). Measured on this project's
+//! **Off unless asked for** (`NDNCC_HUGE_PAGES=1`). Measured on this project's
 //! machine (a KVM guest; `benches/README.md`, ninth sitting, and
 //! `benches/results-ninth-sitting-ab.md`): a large run in a process that already ran one is a
 //! little faster with huge pages (at 10 000 pairs the loop ≈ 3–5 %, the JSON about halved), but
@@ -37,12 +37,13 @@
 pub const RESERVE: usize = 1 << 30;
 
 /// True if the environment asks for huge pages (`NDNCC_HUGE_PAGES=1`), read once.
-pub fn requested() -> bool {
+fn requested() -> bool {
     static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ASKED.get_or_init(|| std::env::var_os("NDNCC_HUGE_PAGES").is_some_and(|v| v == "1"))
 }
 
-/// [`prepare_heap`] if [`requested`]: what a driver calls before building a large network.
+/// [`prepare_heap`] if the environment holds `NDNCC_HUGE_PAGES=1` (read once): what a driver
+/// calls before building a large network.
 pub fn prepare_if_requested() {
     if requested() {
         prepare_heap();

@@ -54,6 +54,13 @@ enum Many {
     Hash(FxHashMap<NameId, FibEntry>),
 }
 
+/// Drops the next hops of `e` that `keep` rejects; returns how many.
+fn drop_nexthops(e: &mut FibEntry, keep: &mut impl FnMut(&NextHop) -> bool) -> usize {
+    let before = e.nexthops.len();
+    e.nexthops.retain(|nh| keep(nh));
+    before - e.nexthops.len()
+}
+
 /// Slots a direct index of `prefixes` needs (the largest id plus one).
 fn span<'a>(prefixes: impl Iterator<Item = &'a NameId>) -> usize {
     prefixes.map(|p| p.0 as usize + 1).max().unwrap_or(0)
@@ -181,9 +188,7 @@ impl Many {
     fn retain_nexthops(&mut self, mut keep: impl FnMut(&NextHop) -> bool) -> usize {
         let mut removed = 0;
         let mut retain = |e: &mut FibEntry| {
-            let before = e.nexthops.len();
-            e.nexthops.retain(|nh| keep(nh));
-            removed += before - e.nexthops.len();
+            removed += drop_nexthops(e, &mut keep);
             !e.nexthops.is_empty()
         };
         match self {
@@ -283,12 +288,12 @@ impl Fib {
         if let Some(m) = &mut self.many {
             return m.retain_nexthops(|nh| nh.face != face);
         }
-        let mut removed = 0;
-        for e in self.few.iter_mut() {
-            let before = e.nexthops.len();
-            e.nexthops.retain(|nh| nh.face != face);
-            removed += before - e.nexthops.len();
-        }
+        let mut keep = |nh: &NextHop| nh.face != face;
+        let removed = self
+            .few
+            .iter_mut()
+            .map(|e| drop_nexthops(e, &mut keep))
+            .sum();
         self.few.retain(|e| !e.nexthops.is_empty());
         removed
     }

@@ -35,6 +35,11 @@ const SLOT_NS: u64 = 1 << SLOT_SHIFT;
 const SLOTS: u64 = 1024;
 const WORDS: usize = (SLOTS / 64) as usize;
 
+/// The item a binary heap pops after its greatest: the greater of the root's two children.
+pub(super) fn second_of<T: Ord + Copy>(heap: &BinaryHeap<T>) -> Option<T> {
+    heap.as_slice().iter().skip(1).take(2).max().copied()
+}
+
 /// The slot of time `t` (ns).
 fn slot_of(t: u64) -> u64 {
     t >> SLOT_SHIFT
@@ -48,8 +53,6 @@ pub(super) struct Calendar<T: Timed> {
     ring: Vec<Vec<T>>,
     /// One bit per ring bucket: set if it holds items.
     full: [u64; WORDS],
-    /// Items in the ring.
-    in_ring: usize,
     /// Items of slot `rescan_at` or later (never earlier), waiting for the ring to reach them.
     overflow: Vec<T>,
     /// The current slot.
@@ -67,7 +70,6 @@ impl<T: Timed> Calendar<T> {
             near: BinaryHeap::new(),
             ring: (0..SLOTS).map(|_| Vec::new()).collect(),
             full: [0; WORDS],
-            in_ring: 0,
             overflow: Vec::new(),
             cur: 0,
             rescan_at: SLOTS,
@@ -77,7 +79,7 @@ impl<T: Timed> Calendar<T> {
 
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
-        self.near.len() + self.in_ring + self.overflow.len()
+        self.near.len() + self.ring.iter().map(Vec::len).sum::<usize>() + self.overflow.len()
     }
 
     /// Files `x` by its slot: the heap, the ring or the overflow.
@@ -96,7 +98,6 @@ impl<T: Timed> Calendar<T> {
             }
             bucket.push(x);
             self.full[b / 64] |= 1 << (b % 64);
-            self.in_ring += 1;
         } else {
             self.overflow.push(x);
         }
@@ -130,7 +131,7 @@ impl<T: Timed> Calendar<T> {
     /// The item popped after the next one, if both are in the heap (a hint, as above).
     #[inline]
     pub(super) fn peek_second_hint(&self) -> Option<T> {
-        self.near.as_slice().iter().skip(1).take(2).max().copied()
+        second_of(&self.near)
     }
 
     /// Moves the clock to the next slot with items and pours them into the (empty) heap; false
@@ -138,7 +139,7 @@ impl<T: Timed> Calendar<T> {
     #[cold]
     fn refill(&mut self) -> bool {
         while self.near.is_empty() {
-            if self.in_ring > 0 {
+            if self.full.iter().any(|&w| w != 0) {
                 let next = self.next_full_slot();
                 if next < self.rescan_at {
                     self.cur = next;
@@ -178,7 +179,6 @@ impl<T: Timed> Calendar<T> {
         }
         self.full[b / 64] &= !(1 << (b % 64));
         let mut bucket = std::mem::take(&mut self.ring[b]);
-        self.in_ring -= bucket.len();
         self.near.extend(bucket.drain(..));
         self.spare.push(bucket);
     }

@@ -2,7 +2,7 @@
 //! ones. Items are unique in the loop (their keys hold a sequence number), so both pop them in
 //! the same order: the choice changes speed, never results.
 
-use super::calendar::{Calendar, Timed};
+use super::calendar::{second_of, Calendar, Timed};
 
 /// The loop's event queue: the standard binary heap on small networks (fewer instructions:
 /// its lines stay in cache), the [`Calendar`] on large ones (a small heap in cache, later
@@ -60,7 +60,7 @@ impl<T: Timed> Events<T> {
     #[inline]
     pub(super) fn peek_second(&self) -> Option<T> {
         match self {
-            Events::Small(h) => h.as_slice().iter().skip(1).take(2).max().copied(),
+            Events::Small(h) => second_of(h),
             Events::Large(q) => q.peek_second_hint(),
         }
     }
