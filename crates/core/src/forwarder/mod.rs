@@ -807,15 +807,29 @@ impl FwCore {
         }
     }
 
-    /// Prefetch hint ([`crate::prefetch`]), as packet `p` is about to arrive: the PIT slot its
-    /// name leads to (in a PIT with a table of its own) and the FIB line an Interest's
-    /// longest-prefix match reads first (in a direct-indexed FIB). Changes nothing.
+    /// Prefetch hint ([`crate::prefetch`]), an event before packet `p` arrives: the line of
+    /// the PIT key its name leads to (in a PIT with a table of its own) and the FIB line an
+    /// Interest's longest-prefix match reads first (in a direct-indexed FIB). Reads neither.
+    #[inline]
+    pub fn prefetch_arrival_early(&self, p: &Packet) {
+        let name = p.name();
+        self.pit.prefetch_key(&name);
+        if let Packet::Interest(_) = p {
+            self.fib.prefetch(name.base);
+        }
+    }
+
+    /// Prefetch hint, as packet `p` arrives (after [`FwCore::prefetch_arrival_early`]): through
+    /// the PIT key, now in cache, the entry's lines. Changes nothing.
     #[inline]
     pub fn prefetch_arrival(&self, p: &Packet) {
         let name = p.name();
         self.pit.prefetch(&name);
         if let Packet::Interest(_) = p {
-            self.fib.prefetch(name.base);
+            // and through the FIB line, the face the Interest will most likely leave by
+            if let Some(face) = self.fib.first_hop_hint(name.base) {
+                self.prefetch_face(face);
+            }
         }
     }
 }

@@ -351,6 +351,22 @@ impl Fib {
         }
     }
 
+    /// Prefetch hint: the first next hop of exactly `prefix` in a direct-indexed FIB (None
+    /// otherwise, or without one) — the face an Interest under it most likely leaves by.
+    /// Reads the slot [`Fib::prefetch`] asked for. Changes nothing.
+    #[inline]
+    pub fn first_hop_hint(&self, prefix: NameId) -> Option<FaceId> {
+        match self.many.as_deref() {
+            Some(Many::Dense { slots, .. }) => slots
+                .get(prefix.0 as usize)?
+                .0
+                .nexthops
+                .first()
+                .map(|h| h.face),
+            _ => None,
+        }
+    }
+
     /// Every entry, in prefix-id order.
     pub fn iter(&self) -> impl Iterator<Item = &FibEntry> {
         let mut entries: Vec<&FibEntry> = match &self.many {
@@ -493,6 +509,14 @@ mod tests {
                 None => {}
             }
             assert_eq!(fib.len(), model.len(), "step {step}");
+            // the prefetch hint names the face the lookup answers first (direct index only)
+            let dense = matches!(fib.many.as_deref(), Some(Many::Dense { .. }));
+            let first = fib.get(NameId(p)).map(|e| e.nexthops[0].face);
+            assert_eq!(
+                fib.first_hop_hint(NameId(p)),
+                first.filter(|_| dense),
+                "step {step}"
+            );
             for q in [p, p + 1, p.saturating_sub(1), 0, 599, 39_999] {
                 let got = fib.get(NameId(q)).map(|e| {
                     assert_eq!(e.prefix, NameId(q));

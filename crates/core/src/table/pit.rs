@@ -280,6 +280,14 @@ impl Pit {
             m.prefetch(name);
         }
     }
+    /// Prefetch hint, an event or so before [`Pit::prefetch`]: the line of `name`'s home key in
+    /// the PIT's own table alone (nothing for a short list). Changes nothing.
+    #[inline]
+    pub fn prefetch_key(&self, name: &Name) {
+        if let Some(m) = &self.many {
+            m.prefetch_key(name);
+        }
+    }
     /// Prefetch hint: the short list's first two entries (an edge node's pending Interests,
     /// read when the Data comes back, an RTT after they were written); nothing for a PIT with
     /// a table of its own (its list is empty). Changes nothing.

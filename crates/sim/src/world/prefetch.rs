@@ -116,8 +116,13 @@ impl<'a> World<'a> {
             EventKind::Arrive => {
                 let l = &self.links[idx];
                 self.wire.prefetch_front(&l.in_flight);
-                self.nodes[l.to as usize].prefetch_visit(Some(l.to_face));
-                self.nodes[l.to as usize].fwd.core.pit.prefetch_list();
+                let node = &self.nodes[l.to as usize];
+                node.prefetch_visit(Some(l.to_face));
+                node.fwd.core.pit.prefetch_list();
+                // the wire's few slots are mostly in cache: the packet's table lines, early
+                if let Some(p) = self.wire.front_packet(&l.in_flight) {
+                    node.fwd.core.prefetch_arrival_early(p);
+                }
             }
             EventKind::TxDone => {
                 let l = &self.links[idx];
