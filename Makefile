@@ -68,11 +68,13 @@ $(NDND):
 test: build browser tools
 	cargo test --workspace --release --no-run
 	cargo test --workspace --release --quiet
+	cargo test --release --quiet -p ndncc-sim --features event-cost --test event_cost
 	$(PY) -m pytest -q
 
 lint: build
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cargo clippy -p ndncc-sim --features event-cost --all-targets --quiet -- -D warnings
 	$(VENV)/bin/ruff check python tests
 
 fmt:

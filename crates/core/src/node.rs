@@ -207,6 +207,11 @@ impl Node {
         }
     }
 
+    /// Whether an app of the node is due to wake at `at`.
+    pub fn app_due(&self, at: Instant) -> bool {
+        self.app_next.is_some_and(|t| t <= at)
+    }
+
     pub fn on_timeout(&mut self, now: Instant) {
         if self.fwd.poll_timeout().is_some_and(|t| t <= now) {
             self.fwd.on_timeout(now);

@@ -1,6 +1,7 @@
 //! Times the phases of one run of a resolved spec (JSON file), for profiling:
 //! `cargo run --release -p ndncc-sim --example profile -- spec.json [repeat]`
-//! (`perf record -g` on it shows the simulator alone, without Python).
+//! (`perf record -g` on it shows the simulator alone, without Python). With
+//! `--features ndncc-sim/event-cost` it also prints the time per event by kind of event.
 
 use ndncc_sim::{deferred, run, run_deferred, RunOptions, ScenarioSpec};
 use std::time::Instant;
@@ -42,6 +43,16 @@ fn main() {
         let json = s.len() + m.len();
         let serialized = t.elapsed();
         let t = Instant::now();
+        #[cfg(feature = "event-cost")]
+        for c in ndncc_sim::event_cost::last() {
+            println!(
+                "  {:46} {:8} events {:7.1} ns/event {:5.1} % of the events' time",
+                c.class,
+                c.events,
+                c.ns_per_event,
+                100.0 * c.share
+            );
+        }
         match left {
             Some(left) => deferred::drop_later((left, out, spec, s, m)),
             None => drop((out, spec, s, m)),

@@ -12,6 +12,11 @@
 pub mod compact;
 pub mod deferred;
 pub mod engines;
+/// Time per event by kind of event (feature `event-cost`): `event_cost::last()` after a run.
+#[cfg(feature = "event-cost")]
+pub mod event_cost {
+    pub use crate::world::cost::{last, ClassCost};
+}
 pub mod hugepages;
 pub mod output;
 pub mod phases;

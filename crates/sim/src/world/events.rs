@@ -259,6 +259,8 @@ impl<'a> World<'a> {
         }
         let end = self.spec.duration_ns;
         let every = opts.progress_every.max(1);
+        #[cfg(feature = "event-cost")]
+        super::cost::begin();
         // events left until the next progress call (a countdown: no division per event)
         let mut until_progress = every - self.processed % every;
         while let Some(ev) = self.events.peek() {
@@ -269,16 +271,24 @@ impl<'a> World<'a> {
             self.events.pop();
             self.now = Instant(t);
             self.processed += 1;
+            #[cfg(feature = "event-cost")]
+            let probe = super::cost::Probe::start(self, kind, idx, t);
             self.prefetch_ahead(kind, idx);
             self.step(kind, idx);
+            #[cfg(feature = "event-cost")]
+            probe.stop();
             until_progress -= 1;
             if until_progress == 0 {
                 until_progress = every;
                 if !progress(self.now.as_secs_f64()) {
+                    #[cfg(feature = "event-cost")]
+                    super::cost::end();
                     return false;
                 }
             }
         }
+        #[cfg(feature = "event-cost")]
+        super::cost::end();
         self.now = Instant(end);
         if opts.tables {
             self.sample();

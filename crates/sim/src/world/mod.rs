@@ -13,6 +13,8 @@
 mod build;
 mod calendar;
 mod control;
+#[cfg(feature = "event-cost")]
+pub(crate) mod cost;
 mod events;
 mod prefetch;
 mod queue;
