@@ -89,6 +89,10 @@ pub struct FwCore {
     pub ready: Vec<FaceId>,
     /// Where the driver keeps its links' state, a prefetch hint ([`FwCore::set_link_hint`]).
     link_hint: LinkHint,
+    /// A hub's (more than 4 faces) link of each face ([`NO_LINK`] for an app face), so that
+    /// the link an Interest will leave by is asked for as soon as the FIB names its face
+    /// ([`FwCore::prefetch_arrival`]); empty otherwise. A hint only: set with the link hint.
+    face_links: Vec<u32>,
     /// Messages the router module sends to the node's controller, drained by the driver.
     pub control_out: Vec<ControlBody>,
     /// Interests a face's queue dropped, for the strategy's `on_dropped_interest`.
@@ -118,6 +122,9 @@ struct LinkHint {
     base: usize,
     stride: usize,
 }
+
+/// [`FwCore::face_links`] of an app face.
+const NO_LINK: u32 = u32::MAX;
 
 /// A node's router module: boxed when it runs one, no heap block at all when it runs none
 /// (with 20 000 nodes, 20 000 boxed `RouterModule::None` were 7.8 MB of heap).
@@ -437,6 +444,7 @@ impl Forwarder {
                 ready: Vec::new(),
                 rng,
                 link_hint: LinkHint::default(),
+                face_links: Vec::new(),
                 control_out: Vec::new(),
                 dropped: Vec::new(),
                 pit_timers: TimerQueue::default(),
@@ -781,6 +789,14 @@ impl FwCore {
     /// as soon as the face's queue becomes non-empty).
     pub fn set_link_hint(&mut self, base: usize, stride: usize) {
         self.link_hint = LinkHint { base, stride };
+        if stride != 0 && self.faces.len() > 4 {
+            self.face_links = (self.faces.iter())
+                .map(|f| match f.kind {
+                    FaceKind::Net { link, .. } => link,
+                    FaceKind::App { .. } => NO_LINK,
+                })
+                .collect();
+        }
     }
 
     /// The list of ready faces, which a packet queued on a net face writes and the driver then
@@ -829,6 +845,10 @@ impl FwCore {
             // and through the FIB line, the face the Interest will most likely leave by
             if let Some(face) = self.fib.first_hop_hint(name.base) {
                 self.prefetch_face(face);
+                match self.face_links.get(face.0 as usize) {
+                    Some(&link) if link != NO_LINK => self.link_hint.prefetch(link),
+                    _ => {}
+                }
             }
         }
     }

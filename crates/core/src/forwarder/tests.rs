@@ -600,3 +600,21 @@ fn the_content_store_neither_keeps_segments_nor_answers_chunk_interests() {
     f.handle_interest(Instant(50), DOWN1, interest(p, 2, 10));
     assert_eq!(drain(&mut f, DOWN1).len(), 1);
 }
+
+/// A hub's face → link hints name each net face's own link (a wrong one would only prefetch
+/// the wrong link: same results, lost speed — no output test could catch it); a node with
+/// few faces, or without the link hint, keeps none.
+#[test]
+fn a_hubs_face_links_name_each_faces_link() {
+    let (mut f, _) = setup(Strategy::BestRoute, RouterModule::None);
+    f.core.set_link_hint(0x1000, 128);
+    assert!(f.core.face_links.is_empty(), "4 faces: not a hub");
+    let app = f.add_face(FaceKind::App { app: 0 }, QueueLimit::Packets(10));
+    f.add_face(FaceKind::Net { peer: 9, link: 40 }, QueueLimit::Packets(10));
+    f.core.set_link_hint(0, 0);
+    assert!(f.core.face_links.is_empty(), "no hint, no links");
+    f.core.set_link_hint(0x1000, 128);
+    let want: Vec<u32> = vec![0, 1, 2, 3, NO_LINK, 40];
+    assert_eq!(f.core.face_links, want);
+    assert_eq!(f.core.face_links[app.0 as usize], NO_LINK);
+}
