@@ -292,6 +292,8 @@ impl<'a> World<'a> {
             link_losses: 0,
             series: Series::default(),
             ahead,
+            #[cfg(feature = "event-cost")]
+            cost: Default::default(),
         })
     }
 }

@@ -1,9 +1,12 @@
 //! Time per event by kind of event (feature `event-cost`, off by default): which events a
 //! large network makes dearer, measured rather than guessed. Each event is timed with the
-//! processor's time-stamp counter (x86-64; the OS clock elsewhere), the counter calibrated
-//! against the OS clock over the loop, and the figures of the last run on this thread kept
-//! for [`crate::event_cost::last`]. The timing itself costs ≈ 20–40 ns per event, so loop
-//! times measured with the feature on are not the bench's. No result depends on it.
+//! processor's time-stamp counter (x86-64; the OS clock elsewhere) from before it is told
+//! apart (a node's kind, hub or edge, from a table made as the loop starts, so that telling
+//! reads no more of the node than the event itself does) to after it ran, the counter
+//! calibrated against the OS clock over the loop, and the figures of the last run on this
+//! thread kept for [`crate::event_cost::last`]. The timing itself costs time per event, so
+//! loop times measured with the feature on are not the bench's (compare kinds, and the same
+//! kind across runs). No result depends on it.
 
 use super::events::EventKind;
 use super::World;
@@ -35,16 +38,19 @@ pub struct ClassCost {
     pub share: f64,
 }
 
+/// A run's tally, kept in the world (no thread-local access per event).
 #[derive(Default)]
-struct Tally {
+pub(super) struct Tally {
     events: [u64; CLASSES.len()],
     ticks: [u64; CLASSES.len()],
     start: Option<(u64, std::time::Instant)>,
-    ns_per_tick: f64,
+    /// Per node: more than 4 faces.
+    hub: Vec<bool>,
 }
 
 thread_local! {
-    static TALLY: RefCell<Tally> = RefCell::new(Tally::default());
+    /// The last run's figures on this thread.
+    static LAST: RefCell<Vec<ClassCost>> = const { RefCell::new(Vec::new()) };
 }
 
 #[inline]
@@ -62,25 +68,34 @@ fn ticks() -> u64 {
     }
 }
 
-/// Starts a run's tally (forgets the last one).
-pub(super) fn begin() {
-    TALLY.with(|t| {
-        *t.borrow_mut() = Tally {
-            start: Some((ticks(), std::time::Instant::now())),
-            ..Tally::default()
-        }
-    });
+/// Starts the world's tally.
+pub(super) fn begin(w: &mut World) {
+    w.cost = Tally {
+        start: Some((ticks(), std::time::Instant::now())),
+        hub: w.nodes.iter().map(|n| n.fwd.faces().len() > 4).collect(),
+        ..Tally::default()
+    };
 }
 
-/// Ends the run's tally: calibrates the counter against the OS clock over the loop.
-pub(super) fn end() {
-    TALLY.with(|t| {
-        let mut t = t.borrow_mut();
-        if let Some((t0, i0)) = t.start.take() {
-            let n = ticks().saturating_sub(t0).max(1);
-            t.ns_per_tick = i0.elapsed().as_nanos() as f64 / n as f64;
-        }
-    });
+/// Ends the world's tally: calibrates the counter against the OS clock over the loop and
+/// keeps the figures for [`last`].
+pub(super) fn end(w: &mut World) {
+    let t = &mut w.cost;
+    let Some((t0, i0)) = t.start.take() else {
+        return;
+    };
+    let ns_per_tick = i0.elapsed().as_nanos() as f64 / ticks().saturating_sub(t0).max(1) as f64;
+    let all: u64 = t.ticks.iter().sum();
+    let figures = (0..CLASSES.len())
+        .filter(|&c| t.events[c] > 0)
+        .map(|c| ClassCost {
+            class: CLASSES[c],
+            events: t.events[c],
+            ns_per_event: t.ticks[c] as f64 * ns_per_tick / t.events[c] as f64,
+            share: t.ticks[c] as f64 / all.max(1) as f64,
+        })
+        .collect();
+    LAST.with(|l| *l.borrow_mut() = figures);
 }
 
 /// An event being timed.
@@ -90,9 +105,12 @@ pub(super) struct Probe {
 }
 
 impl Probe {
-    /// Classifies the event (`kind`, `idx`) about to run at `now_ns` and starts its clock.
+    /// Starts the clock of the event (`kind`, `idx`) about to run at `now_ns`, and tells its
+    /// kind.
+    #[inline]
     pub(super) fn start(w: &World, kind: EventKind, idx: u32, now_ns: u64) -> Probe {
-        let hub = |n: u32| w.nodes[n as usize].fwd.faces().len() > 4;
+        let t0 = ticks();
+        let hub = |n: u32| w.cost.hub.get(n as usize).copied().unwrap_or(false);
         let class = match kind {
             EventKind::Arrive => {
                 let l = &w.links[idx as usize];
@@ -107,34 +125,19 @@ impl Probe {
             }
             _ => 9,
         };
-        Probe { class, t0: ticks() }
+        Probe { class, t0 }
     }
 
     /// Stops the clock and counts the event.
-    pub(super) fn stop(self) {
-        let dt = ticks().saturating_sub(self.t0);
-        TALLY.with(|t| {
-            let mut t = t.borrow_mut();
-            t.events[self.class] += 1;
-            t.ticks[self.class] += dt;
-        });
+    #[inline]
+    pub(super) fn stop(self, w: &mut World) {
+        w.cost.events[self.class] += 1;
+        w.cost.ticks[self.class] += ticks().saturating_sub(self.t0);
     }
 }
 
 /// The figures of the last run on this thread, by kind of event (kinds that did not occur
 /// left out); empty before any run.
 pub fn last() -> Vec<ClassCost> {
-    TALLY.with(|t| {
-        let t = t.borrow();
-        let all: u64 = t.ticks.iter().sum();
-        (0..CLASSES.len())
-            .filter(|&c| t.events[c] > 0)
-            .map(|c| ClassCost {
-                class: CLASSES[c],
-                events: t.events[c],
-                ns_per_event: t.ticks[c] as f64 * t.ns_per_tick / t.events[c] as f64,
-                share: t.ticks[c] as f64 / all.max(1) as f64,
-            })
-            .collect()
-    })
+    LAST.with(|l| l.borrow().clone())
 }

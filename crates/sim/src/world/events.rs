@@ -260,7 +260,7 @@ impl<'a> World<'a> {
         let end = self.spec.duration_ns;
         let every = opts.progress_every.max(1);
         #[cfg(feature = "event-cost")]
-        super::cost::begin();
+        super::cost::begin(self);
         // events left until the next progress call (a countdown: no division per event)
         let mut until_progress = every - self.processed % every;
         while let Some(ev) = self.events.peek() {
@@ -276,19 +276,19 @@ impl<'a> World<'a> {
             self.prefetch_ahead(kind, idx);
             self.step(kind, idx);
             #[cfg(feature = "event-cost")]
-            probe.stop();
+            probe.stop(self);
             until_progress -= 1;
             if until_progress == 0 {
                 until_progress = every;
                 if !progress(self.now.as_secs_f64()) {
                     #[cfg(feature = "event-cost")]
-                    super::cost::end();
+                    super::cost::end(self);
                     return false;
                 }
             }
         }
         #[cfg(feature = "event-cost")]
-        super::cost::end();
+        super::cost::end(self);
         self.now = Instant(end);
         if opts.tables {
             self.sample();

@@ -91,6 +91,9 @@ struct World<'a> {
     control: ControlPlane,
     /// Prefetching the next events' state (large networks).
     ahead: prefetch::Ahead,
+    /// Time per event by kind of event (feature `event-cost`).
+    #[cfg(feature = "event-cost")]
+    cost: cost::Tally,
 }
 
 /// Why a run produced no output.
