@@ -9,9 +9,12 @@
 //! 1. the event after next: its link direction, its node's hot lines and timer slot — found
 //!    without a load, the node of a link direction read from a dense side array ([`Ahead`]);
 //! 2. the next event: what the lines of stage 1 point to — the face a packet arrives on, the
-//!    app slots, the timer queues' ends, the arriving packet's wire slot, a short PIT's entries;
+//!    app slots, the timer queues' ends, the arriving packet's wire slot, a short PIT's entries,
+//!    and (the packet read from the wire, whose few slots are mostly in cache) the line of its
+//!    PIT key and its FIB slot;
 //! 3. the current event: what stage 2's lines point to — the consumers' state, the links of an
-//!    edge node's faces, the PIT slot and FIB line the arriving packet's name leads to.
+//!    edge node's faces, the PIT entry the key names, and for an Interest at a hub the face the
+//!    FIB slot names first and that face's link.
 //!
 //! Past the stages, the forwarder asks for what only it can name: a hub's outgoing face as soon
 //! as a table gives its id, and the face's link as soon as its queue becomes non-empty (the
