@@ -47,3 +47,38 @@ def test_bench_worker_reports_resolve_and_simulation():
     for key in ("resolve_s", "wall_s", "cpu_s", "events", "events_per_s", "peak_rss_mb"):
         assert r[key] > 0, key
     assert r["sim_time_s"] == 5.0
+
+
+def test_staggered_dumbbell_starts_each_consumer_within_its_first_gap():
+    pairs = 40
+    gap_ns = 1e9 * pairs / 9000
+    plain = workloads.dumbbell(pairs).resolve()
+    a = workloads.dumbbell(pairs, stagger=True).resolve()
+    assert a == workloads.dumbbell(pairs, stagger=True).resolve(), "deterministic"
+    starts = [x["start_ns"] for x in a["apps"] if x["app"]["kind"] == "consumer"]
+    assert len(set(starts)) == pairs and all(0 <= s < gap_ns for s in starts)
+    # spread over the gap, not bunched at one end (40 uniform draws: mean within 0.3–0.7)
+    assert 0.3 * gap_ns < sum(starts) / pairs < 0.7 * gap_ns
+    assert {x["start_ns"] for x in plain["apps"]} == {0}, "unstaggered: all at t = 0"
+    other = workloads.dumbbell(pairs, stagger=True, seed=2).resolve()
+    assert [x["start_ns"] for x in other["apps"] if x["app"]["kind"] == "consumer"] != starts
+    producers = [x["start_ns"] for x in a["apps"] if x["app"]["kind"] == "producer"]
+    assert set(producers) == {0}, "producers are up from the start"
+
+
+def test_bench_accepts_generated_names_and_refuses_others(tmp_path):
+    for name in ("scale-7", "scale-7-staggered", "isp-5", "scale-10000-staggered"):
+        assert bench.known(name), name
+        assert bench.describe(name)
+    for name in ("scale-0", "scale-x", "scale-7-stagger", "isp-", "nothing"):
+        assert not bench.known(name), name
+    spec = bench.scenario("scale-7-staggered", tmp_path).resolve()
+    assert len({a["start_ns"] for a in spec["apps"]}) > 2
+    assert "random offset" in bench.describe("scale-7-staggered")
+    out = subprocess.run(
+        [sys.executable, "-m", "ndncc", "bench", "--workload", "scale-x"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode != 0 and "unknown workload 'scale-x'" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -36,6 +36,7 @@ Timings are measurements, never assertions: tests do not check them.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -50,6 +51,42 @@ WORKLOADS: dict[str, str] = {
     "scale-10000": "the same with 10 000 pairs (0.9 Interests/s each)",
     "isp-2000": "generated Rocketfuel-style map (400 routers), 2 000 flows at 5 Interests/s, 5 s",
 }
+"""The standard workloads (what `ndncc bench` runs by default). Generated names with other
+sizes are accepted too (:func:`known`): ``scale-N``, ``scale-N-staggered`` (the consumers start
+at random offsets within their first gap instead of all at t = 0: ``workloads.dumbbell(N,
+stagger=True)``) and ``isp-N``."""
+
+_GENERATED = re.compile(r"(scale-[1-9][0-9]*(-staggered)?|isp-[1-9][0-9]*)")
+
+
+#: The largest generated size accepted (pairs or flows).
+MAX_GENERATED = 100_000
+
+
+def known(name: str) -> bool:
+    """Whether `name` is a workload: a standard one or a generated name (see `WORKLOADS`) of at
+    most `MAX_GENERATED` pairs or flows."""
+    if name in WORKLOADS:
+        return True
+    if _GENERATED.fullmatch(name) is None:
+        return False
+    return int(re.sub(r"\D", "", name)) <= MAX_GENERATED
+
+
+def describe(name: str) -> str:
+    """One line on workload `name` (a known one)."""
+    if name in WORKLOADS:
+        return WORKLOADS[name]
+    if name.startswith("isp-"):
+        n = int(name.removeprefix("isp-"))
+        return f"generated Rocketfuel-style map (400 routers), {n:,} flows at 5 Interests/s, 5 s"
+    n = int(name.removeprefix("scale-").removesuffix("-staggered"))
+    start = (
+        "each consumer starting at a random offset within its first gap"
+        if name.endswith("-staggered")
+        else "every consumer starting at t = 0"
+    )
+    return f"generated dumbbell, {n:,} pairs, 9 000 Interests/s in all (uniform gaps), {start}, 5 s"
 
 
 def workload_path(name: str) -> Path:
@@ -64,7 +101,8 @@ def scenario(name: str, directory: str | Path):
     if name.startswith("scale-"):
         from .workloads import dumbbell
 
-        return dumbbell(int(name.removeprefix("scale-")))
+        size, staggered = name.removeprefix("scale-"), name.endswith("-staggered")
+        return dumbbell(int(size.removesuffix("-staggered")), stagger=staggered)
     if name.startswith("isp-"):
         from .workloads import isp
 
@@ -183,7 +221,7 @@ def print_table(console, results: dict) -> None:
         )
     console.print(t)
     for name in results:
-        console.print(f"  {name}: {WORKLOADS[name]}", markup=False)
+        console.print(f"  {name}: {describe(name)}", markup=False)
 
 
 if __name__ == "__main__":

@@ -369,9 +369,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
     names = args.workload or list(bench.WORKLOADS)
-    unknown = [n for n in names if n not in bench.WORKLOADS]
+    unknown = [n for n in names if not bench.known(n)]
     if unknown:
-        raise InputError(f"unknown workload {unknown[0]!r}; known: {', '.join(bench.WORKLOADS)}")
+        raise InputError(
+            f"unknown workload {unknown[0]!r}; known: {', '.join(bench.WORKLOADS)}, and "
+            f"generated sizes scale-N, scale-N-staggered, isp-N with N up to {bench.MAX_GENERATED}"
+        )
     if not 1 <= args.repeat <= 100:
         raise InputError("--repeat must be between 1 and 100")
     results = {}
@@ -510,7 +513,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     b.add_argument("--json", action="store_true", help="print one JSON object keyed by workload")
     b.add_argument(
-        "--workload", action="append", metavar="NAME", help="run only this workload (repeatable)"
+        "--workload",
+        action="append",
+        metavar="NAME",
+        help="run only this workload (repeatable): a standard one, or a generated size "
+        "scale-N, scale-N-staggered (consumers start at random offsets) or isp-N",
     )
     b.add_argument(
         "--repeat", type=int, default=3, help="runs per workload; the fastest counts (default 3)"

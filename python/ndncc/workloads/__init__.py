@@ -29,13 +29,21 @@ def dumbbell(
     payload: str = "1250B",
     randomize: str = "uniform",
     seed: int = 1,
+    stagger: bool = False,
 ) -> Scenario:
     """`pairs` consumers C1..CN on R1 and producers P1..PN on R2 (consumer i fetches /p<i> from
     producer i); every link `bandwidth` / `delay`; the consumers share `total_rate`
-    Interests/s equally, with random gaps (`randomize`)."""
+    Interests/s equally, with random gaps (`randomize`).
+
+    Every consumer starts at t = 0 and sends its first Interest at once: with many pairs that
+    first burst (one Interest per pair) overflows R1's queue. With `stagger`, consumer i starts
+    instead at an offset drawn uniformly from [0, 1 / rate) (a `random.Random(seed)` stream,
+    so the same arguments give the same scenario): the aggregate is then `total_rate` from the
+    start."""
     if pairs < 1:
         raise ValueError("pairs must be at least 1")
     rate = total_rate / pairs
+    offsets = random.Random(seed)
     links = [{"between": [f"C{i}", "R1"]} for i in range(1, pairs + 1)]
     links.append({"between": ["R1", "R2"]})
     links += [{"between": ["R2", f"P{i}"]} for i in range(1, pairs + 1)]
@@ -50,6 +58,7 @@ def dumbbell(
                 "controller": "constant-rate",
                 "rate": rate,
                 "randomize": randomize,
+                **({"start": f"{offsets.random() / rate:.9f}s"} if stagger else {}),
             }
         )
         apps.append(
