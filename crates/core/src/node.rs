@@ -57,6 +57,11 @@ impl AppSlot {
     }
 }
 
+/// A node with at most this many faces is an *edge* node (a consumer's or a producer's, a leaf
+/// router): a visit may touch any of its faces, so the prefetch hints ask for them all. A node
+/// with more is a *hub*, whose faces are found per packet. (A speed choice only.)
+pub const EDGE_FACES: usize = 4;
+
 /// `repr(C)`: the apps and their timers, read on every visit, just before the forwarder's
 /// first fields (see [`crate::forwarder::FwCore`]).
 #[derive(Debug)]
@@ -207,6 +212,12 @@ impl Node {
         }
     }
 
+    /// Whether the node has at most [`EDGE_FACES`] faces.
+    #[inline]
+    pub fn is_edge(&self) -> bool {
+        self.fwd.faces().len() <= EDGE_FACES
+    }
+
     /// Whether an app of the node is due to wake at `at`.
     pub fn app_due(&self, at: Instant) -> bool {
         self.app_next.is_some_and(|t| t <= at)
@@ -293,8 +304,8 @@ impl Node {
     /// Second stage (the node's hot lines in cache), before a packet arrives on `face` or a
     /// timer fires (`face` None): the face's lines a packet reads, and on a node with few faces
     /// (an edge node: it answers, or its app sends, on one of them) every face's lines a
-    /// packet leaving or entering by it touches, the apps' slots, and the roots and tails of
-    /// the timer queues.
+    /// packet leaving or entering by it touches, the apps' slots, the roots and tails of the
+    /// timer queues, the ready-face list and a short PIT's entries.
     #[inline]
     pub fn prefetch_visit(&self, face: Option<FaceId>) {
         use crate::prefetch::{line, span};
@@ -303,7 +314,7 @@ impl Node {
             line(f);
             f.prefetch_recv();
         }
-        if faces.len() <= 4 {
+        if self.is_edge() {
             for f in faces {
                 // both kinds' lines, without reading the face to tell its kind (cold here)
                 f.prefetch_whole();
@@ -317,6 +328,7 @@ impl Node {
         }
         self.fwd.core.prefetch_timers();
         self.fwd.core.prefetch_outputs();
+        self.fwd.core.pit.prefetch_list();
     }
 
     /// Third stage (the app slots in cache), as the visit starts: the consumers' own state.

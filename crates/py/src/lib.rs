@@ -20,7 +20,7 @@ use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 /// and metadata to JSON, `free_s` of the parsed spec and Rust outputs): measurements for
 /// `ndncc bench`, never part of the summary or the tables.
 ///
-/// A large run (≥ [`DEFER_NODES`] nodes) is freed on a background thread
+/// A large run (`ndncc_sim::is_large_network`) is freed on a background thread
 /// (`ndncc_sim::deferred`): its `teardown_s` and `free_s` are then only the hand-over, and
 /// [`settle`] waits for the freeing and returns how long it took.
 #[pyfunction]
@@ -38,7 +38,7 @@ fn run<'py>(
         ScenarioSpec::from_json(spec_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let parse_s = started.elapsed().as_secs_f64();
     let duration_s = spec.duration_ns as f64 * 1e-9;
-    let big = spec.nodes.len() >= DEFER_NODES;
+    let big = ndncc_sim::is_large_network(&spec);
     if big {
         // huge pages for the network about to be built if NDNCC_HUGE_PAGES=1 (speed only)
         ndncc_sim::hugepages::prepare_if_requested();
@@ -133,10 +133,6 @@ fn run<'py>(
     d.set_item("phases", phases)?;
     Ok(d)
 }
-
-/// From this many nodes a run's network and spec are freed on a background thread (below it
-/// the thread costs more than it saves: a small run frees in microseconds).
-const DEFER_NODES: usize = ndncc_sim::LARGE_NETWORK_NODES;
 
 /// Waits until the memory of the last large run is freed (see [`run`]); returns the seconds
 /// the background thread took to free it, or None when nothing was pending. `ndncc bench`

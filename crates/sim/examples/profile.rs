@@ -23,7 +23,7 @@ fn main() {
             ..Default::default()
         };
         // as the Python binding does: a large run is freed on a background thread
-        let big = spec.nodes.len() >= ndncc_sim::LARGE_NETWORK_NODES;
+        let big = ndncc_sim::is_large_network(&spec);
         if big {
             // as the binding does (NDNCC_HUGE_PAGES=1)
             ndncc_sim::hugepages::prepare_if_requested();

@@ -34,6 +34,13 @@ pub use output::{Column, SimOutput, Table};
 /// eighth sittings; ninth for the move from 4 096 to 1 024, which made scale-1000's 2 002-node
 /// loop ≈ 15 % faster).
 pub const LARGE_NETWORK_NODES: usize = 1024;
+
+/// Whether `spec`'s network counts as large ([`LARGE_NETWORK_NODES`] nodes or more): what
+/// [`RunOptions::large_network`] defaults to, and when a driver frees a run on a background
+/// thread ([`deferred`]) and prepares the heap for huge pages ([`hugepages`]).
+pub fn is_large_network(spec: &ScenarioSpec) -> bool {
+    spec.nodes.len() >= LARGE_NETWORK_NODES
+}
 pub use phases::Phases;
 pub use spec::{ScenarioSpec, SpecError};
 pub use world::{run, run_deferred, run_with, ControlLink, Leftovers, Parts, RunOptions, SimError};

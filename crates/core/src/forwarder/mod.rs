@@ -89,9 +89,10 @@ pub struct FwCore {
     pub ready: Vec<FaceId>,
     /// Where the driver keeps its links' state, a prefetch hint ([`FwCore::set_link_hint`]).
     link_hint: LinkHint,
-    /// A hub's (more than 4 faces) link of each face ([`NO_LINK`] for an app face), so that
-    /// the link an Interest will leave by is asked for as soon as the FIB names its face
-    /// ([`FwCore::prefetch_arrival`]); empty otherwise. A hint only: set with the link hint.
+    /// A hub's (more than [`crate::node::EDGE_FACES`] faces) link of each face ([`NO_LINK`] for
+    /// an app face), so that the link an Interest will leave by is asked for as soon as the FIB
+    /// names its face ([`FwCore::prefetch_arrival`]); empty otherwise. A hint only: set with
+    /// the link hint.
     face_links: Vec<u32>,
     /// Messages the router module sends to the node's controller, drained by the driver.
     pub control_out: Vec<ControlBody>,
@@ -212,6 +213,7 @@ impl FwCore {
         }
         if queued && f.queue_len() == 1 {
             self.ready.push(face);
+            // (`prefetching()`, read field by field: `f` borrows the faces)
             if self.link_hint.stride != 0 {
                 if let FaceKind::Net { link, .. } = f.kind {
                     self.link_hint.prefetch(link); // the driver reads it to start the link
@@ -789,7 +791,7 @@ impl FwCore {
     /// as soon as the face's queue becomes non-empty).
     pub fn set_link_hint(&mut self, base: usize, stride: usize) {
         self.link_hint = LinkHint { base, stride };
-        if stride != 0 && self.faces.len() > 4 {
+        if stride != 0 && self.faces.len() > crate::node::EDGE_FACES {
             self.face_links = (self.faces.iter())
                 .map(|f| match f.kind {
                     FaceKind::Net { link, .. } => link,

@@ -357,12 +357,7 @@ impl Fib {
     #[inline]
     pub fn first_hop_hint(&self, prefix: NameId) -> Option<FaceId> {
         match self.many.as_deref() {
-            Some(Many::Dense { slots, .. }) => slots
-                .get(prefix.0 as usize)?
-                .0
-                .nexthops
-                .first()
-                .map(|h| h.face),
+            Some(m @ Many::Dense { .. }) => m.get(prefix)?.nexthops.first().map(|h| h.face),
             _ => None,
         }
     }
@@ -503,14 +498,11 @@ mod tests {
                 h.push((cost, face));
                 h.sort();
             }
-            match fib.many.as_deref() {
-                Some(Many::Dense { .. }) => kinds.0 = true,
-                Some(Many::Hash(_)) => kinds.1 = true,
-                None => {}
-            }
+            let dense = matches!(fib.many.as_deref(), Some(Many::Dense { .. }));
+            kinds.0 |= dense;
+            kinds.1 |= matches!(fib.many.as_deref(), Some(Many::Hash(_)));
             assert_eq!(fib.len(), model.len(), "step {step}");
             // the prefetch hint names the face the lookup answers first (direct index only)
-            let dense = matches!(fib.many.as_deref(), Some(Many::Dense { .. }));
             let first = fib.get(NameId(p)).map(|e| e.nexthops[0].face);
             assert_eq!(
                 fib.first_hop_hint(NameId(p)),

@@ -95,9 +95,9 @@ pub struct NameMap<V> {
     keys: Vec<Key>,
     /// The values, at the places their keys name; `None` at a free place.
     slab: Vec<Option<V>>,
-    /// Free places of the slab, the last freed last.
+    /// Free places of the slab, the last freed last (the entries held are the slab's places
+    /// less these).
     free: Vec<u32>,
-    len: usize,
     /// 64 − log2(keys) (64 with none): a name's home key is its hash shifted right by this.
     shift: u32,
 }
@@ -108,7 +108,6 @@ impl<V> Default for NameMap<V> {
             keys: Vec::new(),
             slab: Vec::new(),
             free: Vec::new(),
-            len: 0,
             shift: 64,
         }
     }
@@ -116,11 +115,11 @@ impl<V> Default for NameMap<V> {
 
 impl<V> NameMap<V> {
     pub fn len(&self) -> usize {
-        self.len
+        self.slab.len() - self.free.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// Keys allocated (0 until the first insert; never shrinks).
@@ -158,7 +157,7 @@ impl<V> NameMap<V> {
     /// The key of `name`, if held.
     #[inline]
     fn find(&self, name: &Name) -> Option<usize> {
-        if self.len == 0 {
+        if self.is_empty() {
             return None;
         }
         match self.probe(&Key::of(name)) {
@@ -193,7 +192,7 @@ impl<V> NameMap<V> {
                 Probe::Free(i) => at = Some(i),
             }
         }
-        if 2 * (self.len + 1) > self.keys.len() {
+        if 2 * (self.len() + 1) > self.keys.len() {
             self.grow();
             at = None;
         }
@@ -218,7 +217,6 @@ impl<V> NameMap<V> {
         // the value first: a panicking `fresh` then leaves no key without a value
         let value = fresh();
         self.keys[i] = k.at(place);
-        self.len += 1;
         self.slab[place].insert(value)
     }
 
@@ -241,7 +239,6 @@ impl<V> NameMap<V> {
         let mut hole = self.find(name)?;
         let place = self.keys[hole].place();
         self.keys[hole] = Key::default();
-        self.len -= 1;
         self.free.push(place as u32);
         // backward shift: move up each later key of the run whose home is not between the hole
         // and its position (cyclically), so that every key stays reachable from its home
@@ -381,7 +378,7 @@ mod tests {
                 *h.get_mut(&name).unwrap() += 1;
             }
             assert_eq!(m.len(), h.len());
-            assert!(2 * m.len <= m.capacity().max(1), "load at most one half");
+            assert!(2 * m.len() <= m.capacity().max(1), "load at most one half");
             peak = peak.max(m.len());
             // freed places are filled first: the slab never outgrows the most ever held
             assert_eq!((m.slab.len(), m.slab.len() - m.free.len()), (peak, m.len()));

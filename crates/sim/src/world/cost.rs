@@ -13,7 +13,8 @@ use super::World;
 use ndncc_core::Packet;
 use std::cell::RefCell;
 
-/// The kinds of events told apart: where (an edge node, at most 4 faces, or a hub) and what.
+/// The kinds of events told apart: where (an edge node, at most
+/// [`ndncc_core::node::EDGE_FACES`] faces, or a hub) and what.
 const CLASSES: [&str; 10] = [
     "arrival at an edge node: Interest",
     "arrival at an edge node: Data or Nack",
@@ -44,7 +45,7 @@ pub(super) struct Tally {
     events: [u64; CLASSES.len()],
     ticks: [u64; CLASSES.len()],
     start: Option<(u64, std::time::Instant)>,
-    /// Per node: more than 4 faces.
+    /// Per node: a hub (not [`ndncc_core::Node::is_edge`]).
     hub: Vec<bool>,
 }
 
@@ -72,7 +73,7 @@ fn ticks() -> u64 {
 pub(super) fn begin(w: &mut World) {
     w.cost = Tally {
         start: Some((ticks(), std::time::Instant::now())),
-        hub: w.nodes.iter().map(|n| n.fwd.faces().len() > 4).collect(),
+        hub: w.nodes.iter().map(|n| !n.is_edge()).collect(),
         ..Tally::default()
     };
 }

@@ -167,9 +167,7 @@ fn run_inner(
     use crate::phases::{lap, Phases};
     let mut phases = Phases::default();
     let mut t = std::time::Instant::now();
-    let large = opts
-        .large_network
-        .unwrap_or(spec.nodes.len() >= crate::LARGE_NETWORK_NODES);
+    let large = opts.large_network.unwrap_or(crate::is_large_network(spec));
     let mut w = World::build(spec, parts, large, &mut phases.routes_s)?;
     phases.build_s = lap(&mut t) - phases.routes_s;
     if !w.run(opts, progress) {

@@ -121,7 +121,6 @@ impl<'a> World<'a> {
                 self.wire.prefetch_front(&l.in_flight);
                 let node = &self.nodes[l.to as usize];
                 node.prefetch_visit(Some(l.to_face));
-                node.fwd.core.pit.prefetch_list();
                 // the wire's few slots are mostly in cache: the packet's table lines, early
                 if let Some(p) = self.wire.front_packet(&l.in_flight) {
                     node.fwd.core.prefetch_arrival_early(p);
@@ -131,10 +130,7 @@ impl<'a> World<'a> {
                 let l = &self.links[idx];
                 self.nodes[l.from as usize].prefetch_transmit(l.from_face);
             }
-            EventKind::NodeTimer => {
-                self.nodes[idx].prefetch_visit(None);
-                self.nodes[idx].fwd.core.pit.prefetch_list();
-            }
+            EventKind::NodeTimer => self.nodes[idx].prefetch_visit(None),
             _ => {}
         }
     }
@@ -153,9 +149,8 @@ impl<'a> World<'a> {
                 node.fwd.core.prefetch_arrival(p);
             }
         }
-        let faces = node.fwd.faces();
-        if faces.len() <= 4 {
-            for f in faces {
+        if node.is_edge() {
+            for f in node.fwd.faces() {
                 if let FaceKind::Net { link, .. } = f.kind {
                     line(&self.links[2 * link as usize]);
                     line(&self.links[2 * link as usize + 1]);
