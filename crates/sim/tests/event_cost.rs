@@ -30,3 +30,28 @@ fn every_event_is_counted_in_one_kind() {
         .any(|k| k.class.starts_with("arrival at an edge node")));
     assert!(!kinds.iter().any(|k| k.class.contains("hub")), "{kinds:?}");
 }
+
+/// The times are calibrated to the loop's wall time: the events' time adds up to no more than
+/// the loop's (the events run inside it) and to a good part of it (most of a loop is events).
+#[test]
+fn the_events_time_fits_in_the_loops() {
+    let spec = ScenarioSpec::from_json(SPEC).expect("spec");
+    let opts = RunOptions {
+        tables: false,
+        ..Default::default()
+    };
+    let out = run(&spec, &opts, &mut |_| true).expect("run");
+    let events_ns: f64 = ndncc_sim::event_cost::last()
+        .iter()
+        .map(|k| k.ns_per_event * k.events as f64)
+        .sum();
+    let loop_ns = out.phases.loop_s * 1e9;
+    assert!(
+        events_ns <= loop_ns + 1.0,
+        "{events_ns} ns of events, {loop_ns} ns of loop"
+    );
+    assert!(
+        events_ns >= 0.1 * loop_ns,
+        "{events_ns} ns of events, {loop_ns} ns of loop"
+    );
+}
