@@ -36,4 +36,24 @@ fn main() {
     println!("TimerQueue<u64> {}", size_of::<timers::TimerQueue<u64>>());
     println!("Producer {}", size_of::<app::Producer>());
     println!("FaceCounters {}", size_of::<face::FaceCounters>());
+    // the controller kinds (the `Controller` enum is as large as the largest)
+    use app::controller::{ConstantRate, FixedWindow};
+    println!("  ConstantRate {}", size_of::<ConstantRate>());
+    println!("  FixedWindow {}", size_of::<FixedWindow>());
+    println!("  SfConsumer {}", size_of::<schemes::sf::SfConsumer>());
+    println!(
+        "  MirccConsumer {}",
+        size_of::<schemes::mircc::MirccConsumer>()
+    );
+    println!("  Icp {}", size_of::<schemes::icp::Icp>());
+    println!("  Ric (CHoPCoP) {}", size_of::<schemes::chopcop::Ric>());
+    println!("  Ictp {}", size_of::<schemes::ictp::Ictp>());
+    println!(
+        "  ConsumerPcon {}",
+        size_of::<schemes::pcon::ConsumerPcon>()
+    );
+    println!(
+        "  SieveConsumer {}",
+        size_of::<schemes::sieve::SieveConsumer>()
+    );
 }
