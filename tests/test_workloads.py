@@ -82,3 +82,55 @@ def test_bench_accepts_generated_names_and_refuses_others(tmp_path):
     )
     assert out.returncode != 0 and "unknown workload 'scale-x'" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_bench_markdown_tables_order_sizes_and_divide_by_scale_10(tmp_path):
+    """`benches/markdown.py` (the README's tables): a family's sizes in numeric order, and each
+    scale-N's share of scale-10's events/s, whole call and loop alone."""
+    from pathlib import Path
+
+    def row(events_per_s, loop_events_per_s):
+        return {
+            "resolve_s": 0.1,
+            "wall_s": 0.2,
+            "events": 1000,
+            "events_per_s": events_per_s,
+            "loop_s": 0.1,
+            "loop_events_per_s": loop_events_per_s,
+            "process_s": 0.3,
+            "peak_rss_mb": 30.0,
+        }
+
+    data = {"scale-1000": row(3e6, 2e6), "scale-10": row(4e6, 5e6), "scale-100": row(2e6, 4e6)}
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps(data))
+    script = Path(__file__).resolve().parent.parent / "benches" / "markdown.py"
+    out = subprocess.run(
+        [sys.executable, str(script), str(path)], capture_output=True, text=True, check=True
+    ).stdout
+    names = [line.split("|")[1].strip() for line in out.splitlines() if line.startswith("| scale")]
+    assert names[:3] == ["scale-10", "scale-100", "scale-1000"]
+    assert "| scale-100 | 50 % | 80 % |" in out
+    assert "| scale-1000 | 75 % | 40 % |" in out
+    bad = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "missing.json")],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and "cannot read" in bad.stderr and not bad.stdout
+
+
+def test_cachesim_picks_ways_that_give_a_power_of_two_of_sets():
+    """`benches/cachesim.py`: valgrind's LL needs a power-of-two number of sets."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benches" / "cachesim.py"
+    spec = importlib.util.spec_from_file_location("cachesim", path)
+    cachesim = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cachesim)
+    for mib, ways in [(16, 16), (32, 16), (40, 20), (48, 24), (64, 16), (96, 24)]:
+        size = mib << 20
+        assert cachesim.associativity(size) == ways, mib
+        sets = size // 64 // ways
+        assert sets & (sets - 1) == 0
