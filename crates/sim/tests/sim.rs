@@ -600,9 +600,21 @@ fn a_reasked_interest_records_its_full_delay_from_the_first_send() {
     }
 }
 
+/// A run three times as long as the calendar queue's ring looks ahead (≈ 4.3 s): the consumer
+/// stops at 6 s and a second one, on R1, starts at 9 s, both scheduled from the start.
+fn long_line_with_a_late_start() -> ScenarioSpec {
+    let mut spec = line([10_000_000; 3], 5 * MS, 600.0, 13 * S);
+    spec.apps[0].stop_ns = Some(6 * S);
+    let mut late = consumer("late", 1, "/p", 300.0);
+    late.start_ns = 9 * S;
+    spec.apps.push(late);
+    spec
+}
+
 /// The large networks' speed choices (buffer pools, prefetching, the calendar event queue;
 /// `RunOptions::large_network`) change no result: the same summary, metadata and tables
-/// either way, on a line below and above capacity and on a lossy line with retransmissions.
+/// either way, on a line below and above capacity, on a lossy line with retransmissions and
+/// over a run longer than the calendar's ring, with apps starting and stopping past it.
 #[test]
 fn the_large_network_path_gives_the_same_results() {
     let specs = [
@@ -614,6 +626,7 @@ fn the_large_network_path_gives_the_same_results() {
             3 * S,
         ),
         lossy_line_with_retransmission(),
+        long_line_with_a_late_start(),
     ];
     for spec in &specs {
         let runs: Vec<SimOutput> = [false, true]
@@ -633,6 +646,9 @@ fn the_large_network_path_gives_the_same_results() {
             )
         };
         assert!(runs[0].summary.events > 1_000, "{}", spec.name);
+        for a in &runs[0].summary.apps {
+            assert!(a.data_received > 0, "{} of {}", a.name, spec.name);
+        }
         assert_eq!(json(&runs[0]), json(&runs[1]), "{}", spec.name);
         assert_eq!(bytes(&runs[0]), bytes(&runs[1]), "{}", spec.name);
     }

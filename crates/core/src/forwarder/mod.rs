@@ -810,6 +810,13 @@ impl FwCore {
         }
     }
 
+    /// The bytes the forwarder prefetches as link `link`'s state in its driver: (address,
+    /// length), or None without a link hint ([`FwCore::set_link_hint`]). For tests of a
+    /// driver's hint.
+    pub fn link_hint_span(&self, link: u32) -> Option<(usize, usize)> {
+        (self.link_hint.stride != 0).then(|| (self.link_hint.at(link), self.link_hint.stride))
+    }
+
     /// True when the forwarder's own prefetches are on ([`FwCore::set_link_hint`]).
     #[inline]
     fn prefetching(&self) -> bool {
@@ -857,13 +864,17 @@ impl FwCore {
 }
 
 impl LinkHint {
+    /// The address of the driver's state of link `link`.
+    #[inline]
+    fn at(self, link: u32) -> usize {
+        self.base
+            .wrapping_add(self.stride.wrapping_mul(link as usize))
+    }
+
     /// The driver's state of link `link`.
     #[inline]
     fn prefetch(self, link: u32) {
-        let at = self
-            .base
-            .wrapping_add(self.stride.wrapping_mul(link as usize));
-        crate::prefetch::span(at as *const u8, self.stride);
+        crate::prefetch::span(self.at(link) as *const u8, self.stride);
     }
 }
 

@@ -438,6 +438,30 @@ mod tests {
             .is_none());
     }
 
+    /// A hub's PIT holds the names of thousands of prefixes with a few sequence numbers each (at
+    /// 10 000 pairs, /p1 … /p10000 with their next few Interests): the hash must spread the
+    /// prefixes as well as the sequence numbers, or their keys pile up in long runs (same
+    /// results, lost speed — no output test could catch it).
+    #[test]
+    fn names_of_many_prefixes_sit_mostly_at_home() {
+        let mut m: NameMap<u32> = NameMap::default();
+        let names: Vec<Name> = (1..=3000u32)
+            .flat_map(|p| (0..3).map(move |s| Name::new(NameId(p), s)))
+            .collect();
+        for (i, n) in names.iter().enumerate() {
+            *m.get_or_insert_with(*n, || 0) = i as u32;
+        }
+        let at_home = names
+            .iter()
+            .filter(|n| m.home_key(&Key::of(n)).is_some_and(|q| q.same(&Key::of(n))))
+            .count();
+        assert!(
+            at_home * 10 >= names.len() * 7,
+            "{at_home} of {} at home",
+            names.len()
+        );
+    }
+
     /// A run that wraps past the last key: removing its first key must leave a key sitting at
     /// its own home in the wrapped part where it is.
     #[test]

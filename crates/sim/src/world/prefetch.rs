@@ -188,4 +188,56 @@ mod tests {
         }
         assert!(!Ahead::new(&links, false).on);
     }
+
+    /// The link hint each forwarder gets names link `l`'s two directions, 2·l and 2·l + 1,
+    /// and nothing else (a wrong address would only prefetch the wrong lines: same results,
+    /// lost speed).
+    #[test]
+    fn link_hints_span_both_directions_of_each_link() {
+        use ndncc_core::face::QueueLimit;
+        use ndncc_core::forwarder::{Forwarder, ForwarderConfig, Strategy};
+        use ndncc_core::node::Node;
+        use ndncc_core::schemes::RouterModule;
+        let mut links = Vec::new();
+        for l in 0..3u32 {
+            for (from, to) in [
+                ((0, FaceId(l)), (1, FaceId(l))),
+                ((1, FaceId(l)), (0, FaceId(l))),
+            ] {
+                let rng = RngStream::new(1, 0, StreamKind::Link, links.len() as u64);
+                links.push(LinkDir::new(from, to, BitRate(1), Duration(1), 0.0, rng));
+            }
+        }
+        let node = || {
+            let cfg = ForwarderConfig {
+                strategy: Strategy::BestRoute,
+                cs_capacity: 0,
+                nack_overhead: 0,
+            };
+            let rng = RngStream::new(1, 0, StreamKind::Link, 99);
+            Node::new(Forwarder::new(
+                Default::default(),
+                cfg,
+                RouterModule::None,
+                rng,
+            ))
+        };
+        let mut nodes = vec![node(), node()];
+        for n in &mut nodes {
+            for l in 0..3 {
+                n.add_net_face(1, l, QueueLimit::Packets(10), None);
+            }
+        }
+        Ahead::new(&links, false).hint_links(&mut nodes, &links);
+        assert_eq!(nodes[0].fwd.core.link_hint_span(1), None, "off: no hint");
+        Ahead::new(&links, true).hint_links(&mut nodes, &links);
+        for n in &nodes {
+            for l in 0..3u32 {
+                let (at, len) = n.fwd.core.link_hint_span(l).expect("a hint");
+                let first = &links[2 * l as usize] as *const LinkDir as usize;
+                let end = first + 2 * std::mem::size_of::<LinkDir>();
+                assert_eq!((at, at + len), (first, end), "link {l}");
+            }
+        }
+    }
 }
