@@ -14,6 +14,8 @@ import json
 import re
 import sys
 
+from ndncc import bench
+
 
 def thousands(n: int) -> str:
     return f"{n:,}".replace(",", " ")
@@ -49,17 +51,14 @@ def main() -> int:
             f"| {r['loop_events_per_s'] / 1e6:.2f} M | {r['process_s']:.2f} "
             f"| {r['peak_rss_mb']:.0f} |"
         )
-    base = results.get("scale-10")
-    scaled = [n for n in names if n.startswith("scale-") and n != "scale-10"]
-    if base and scaled:
+    share = bench.shares(results)
+    if share:
         print()
         print("| workload | whole call: share of scale-10 | loop alone: share of scale-10 |")
         print("|---|---|---|")
-        for name in scaled:
-            r = results[name]
-            whole = 100 * r["events_per_s"] / base["events_per_s"]
-            loop = 100 * r["loop_events_per_s"] / base["loop_events_per_s"]
-            print(f"| {name} | {whole:.0f} % | {loop:.0f} % |")
+        for name in sorted(share, key=order):
+            whole, loop = share[name]
+            print(f"| {name} | {100 * whole:.0f} % | {100 * loop:.0f} % |")
     return 0
 
 

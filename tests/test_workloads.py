@@ -84,24 +84,31 @@ def test_bench_accepts_generated_names_and_refuses_others(tmp_path):
     assert "Traceback" not in out.stderr
 
 
+def bench_row(events_per_s, loop_events_per_s):
+    """One workload's figures as `ndncc bench --json` gives them (the rest made up)."""
+    return {
+        "resolve_s": 0.1,
+        "wall_s": 0.2,
+        "events": 1000,
+        "events_per_s": events_per_s,
+        "loop_s": 0.1,
+        "loop_events_per_s": loop_events_per_s,
+        "packet_hops_per_s": 1.0,
+        "process_s": 0.3,
+        "peak_rss_mb": 30.0,
+    }
+
+
 def test_bench_markdown_tables_order_sizes_and_divide_by_scale_10(tmp_path):
     """`benches/markdown.py` (the README's tables): a family's sizes in numeric order, and each
     scale-N's share of scale-10's events/s, whole call and loop alone."""
     from pathlib import Path
 
-    def row(events_per_s, loop_events_per_s):
-        return {
-            "resolve_s": 0.1,
-            "wall_s": 0.2,
-            "events": 1000,
-            "events_per_s": events_per_s,
-            "loop_s": 0.1,
-            "loop_events_per_s": loop_events_per_s,
-            "process_s": 0.3,
-            "peak_rss_mb": 30.0,
-        }
-
-    data = {"scale-1000": row(3e6, 2e6), "scale-10": row(4e6, 5e6), "scale-100": row(2e6, 4e6)}
+    data = {
+        "scale-1000": bench_row(3e6, 2e6),
+        "scale-10": bench_row(4e6, 5e6),
+        "scale-100": bench_row(2e6, 4e6),
+    }
     path = tmp_path / "bench.json"
     path.write_text(json.dumps(data))
     script = Path(__file__).resolve().parent.parent / "benches" / "markdown.py"
@@ -134,3 +141,24 @@ def test_cachesim_picks_ways_that_give_a_power_of_two_of_sets():
         assert cachesim.associativity(size) == ways, mib
         sets = size // 64 // ways
         assert sets & (sets - 1) == 0
+
+
+def test_bench_table_shows_each_scale_against_scale_10():
+    """`ndncc bench`'s table ends with each scale-N's events/s as a share of scale-10's (whole
+    call, and the loop alone); without scale-10 there is nothing to divide by."""
+    import io
+
+    from rich.console import Console
+
+    results = {
+        "scale-10": bench_row(4e6, 5e6),
+        "scale-10000": bench_row(1e6, 2.5e6),
+        "isp-2000": bench_row(1, 1),
+    }
+    assert bench.shares(results) == {"scale-10000": (0.25, 0.5)}
+    assert bench.shares({"scale-10000": bench_row(1e6, 2.5e6)}) == {}
+    out = io.StringIO()
+    bench.print_table(Console(file=out, width=200), results)
+    text = out.getvalue()
+    assert "scale-10000 against scale-10: 25% of its events/s (50% in the loop alone)" in text
+    assert "isp-2000 against" not in text

@@ -188,6 +188,23 @@ def measure(name: str, repeat: int = 3) -> dict:
     return best
 
 
+def shares(results: dict) -> dict[str, tuple[float, float]]:
+    """Each generated ``scale-N`` workload's events/s as a fraction of ``scale-10``'s, for the
+    whole simulation call and for the event loop alone: how the cost per event grows with the
+    network (issue 12 asks for at least a half at 10 000 pairs). Empty without ``scale-10``."""
+    base = results.get("scale-10")
+    if not base:
+        return {}
+    return {
+        name: (
+            r["events_per_s"] / base["events_per_s"],
+            r["loop_events_per_s"] / base["loop_events_per_s"],
+        )
+        for name, r in results.items()
+        if name.startswith("scale-") and name != "scale-10"
+    }
+
+
 def print_table(console, results: dict) -> None:
     from rich.table import Table
 
@@ -222,6 +239,12 @@ def print_table(console, results: dict) -> None:
     console.print(t)
     for name in results:
         console.print(f"  {name}: {describe(name)}", markup=False)
+    for name, (whole, loop) in shares(results).items():
+        console.print(
+            f"  {name} against scale-10: {whole:.0%} of its events/s"
+            f" ({loop:.0%} in the loop alone)",
+            markup=False,
+        )
 
 
 if __name__ == "__main__":
