@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import json
 import re
 import shutil
 import subprocess
@@ -29,7 +28,6 @@ import tempfile
 from pathlib import Path
 
 from ndncc import bench
-from ndncc.scenario.compact import compact_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 PROFILE = ROOT / "target" / "release" / "examples" / "profile"
@@ -67,8 +65,9 @@ def simulate(spec: Path, mib: int, out_dir: Path) -> dict:
     ]
     run = subprocess.run(cmd, capture_output=True, text=True, check=False)
     events = re.search(r"events (\d+)", run.stdout)
-    totals = re.search(r"^summary: ([\d ]+)$", out.read_text(), re.M) if out.exists() else None
-    names = re.search(r"^events: (.+)$", out.read_text(), re.M) if out.exists() else None
+    text = out.read_text() if out.exists() else ""
+    totals = re.search(r"^summary: ([\d ]+)$", text, re.M)
+    names = re.search(r"^events: (.+)$", text, re.M)
     if run.returncode != 0 or not (events and totals and names):
         raise SystemExit(f"cachesim: the run with a {mib} MiB LL failed:\n{run.stderr[-2000:]}")
     counts = dict(zip(names.group(1).split(), map(int, totals.group(1).split()), strict=True))
@@ -100,24 +99,30 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as tmp:
         spec = Path(tmp) / "spec.json"
-        spec.write_text(json.dumps(compact_spec(bench.scenario(args.workload, tmp).resolve())))
+        spec.write_text(bench.spec_json(args.workload))
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
             rows = list(pool.map(lambda mib: simulate(spec, mib, Path(tmp)), sizes))
+    print("\n".join(table(args.workload, rows)))
+    return 0
+
+
+def table(workload: str, rows: list[dict]) -> list[str]:
+    """The Markdown lines for `rows` (what `simulate` returns): each count per event."""
     first = rows[0]
-    print(f"{args.workload}: the loop, {first['events']:,} events ({first['Ir']:,} instructions)")
-    print()
-    print(
+    lines = [
+        f"{workload}: the loop, {first['events']:,} events ({first['Ir']:,} instructions)",
+        "",
         "| LL (MiB) | ways | instructions / event | L1d read misses / event "
-        "| LL read misses / event | LL write misses / event |"
-    )
-    print("|---|---|---|---|---|---|")
+        "| LL read misses / event | LL write misses / event |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in rows:
         e = r["events"]
-        print(
+        lines.append(
             f"| {r['mib']} | {r['ways']} | {r['Ir'] / e:.0f} | {r['D1mr'] / e:.2f} "
             f"| {r['DLmr'] / e:.3f} | {r['DLmw'] / e:.3f} |"
         )
-    return 0
+    return lines
 
 
 if __name__ == "__main__":

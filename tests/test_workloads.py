@@ -72,6 +72,10 @@ def test_bench_accepts_generated_names_and_refuses_others(tmp_path):
         assert bench.describe(name)
     for name in ("scale-0", "scale-x", "scale-7-stagger", "isp-", "nothing"):
         assert not bench.known(name), name
+    # sizes up to MAX_GENERATED; staggered starts only for the dumbbell
+    assert bench.generated(f"scale-{bench.MAX_GENERATED}") == ("scale", bench.MAX_GENERATED, False)
+    for name in (f"scale-{bench.MAX_GENERATED + 1}", "isp-5-staggered"):
+        assert not bench.known(name), name
     spec = bench.scenario("scale-7-staggered", tmp_path).resolve()
     assert len({a["start_ns"] for a in spec["apps"]}) > 2
     assert "random offset" in bench.describe("scale-7-staggered")
@@ -141,6 +145,11 @@ def test_cachesim_picks_ways_that_give_a_power_of_two_of_sets():
         assert cachesim.associativity(size) == ways, mib
         sets = size // 64 // ways
         assert sets & (sets - 1) == 0
+    # and its table gives each count per event
+    row = {"mib": 32, "ways": 16, "events": 200, "Ir": 400_000, "D1mr": 3000, "DLmr": 50}
+    lines = cachesim.table("scale-7", [{**row, "DLmw": 20}])
+    assert lines[0] == "scale-7: the loop, 200 events (400,000 instructions)"
+    assert lines[-1] == "| 32 | 16 | 2000 | 15.00 | 0.250 | 0.100 |"
 
 
 def test_bench_table_shows_each_scale_against_scale_10():

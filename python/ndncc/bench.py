@@ -56,34 +56,42 @@ sizes are accepted too (:func:`known`): ``scale-N``, ``scale-N-staggered`` (the 
 at random offsets within their first gap instead of all at t = 0: ``workloads.dumbbell(N,
 stagger=True)``) and ``isp-N``."""
 
-_GENERATED = re.compile(r"(scale-[1-9][0-9]*(-staggered)?|isp-[1-9][0-9]*)")
+_GENERATED = re.compile(r"(scale|isp)-([1-9][0-9]*)(-staggered)?")
 
 
 #: The largest generated size accepted (pairs or flows).
 MAX_GENERATED = 100_000
 
 
+def generated(name: str) -> tuple[str, int, bool] | None:
+    """A generated workload's (family, size, staggered): ``("scale", 300, False)`` for
+    ``scale-300``; None for any other name (a standard one, a size of 0 or above
+    `MAX_GENERATED`, ``-staggered`` on an ``isp`` map)."""
+    m = _GENERATED.fullmatch(name)
+    if m is None:
+        return None
+    family, size, staggered = m.group(1), int(m.group(2)), m.group(3) is not None
+    if size > MAX_GENERATED or (staggered and family != "scale"):
+        return None
+    return family, size, staggered
+
+
 def known(name: str) -> bool:
     """Whether `name` is a workload: a standard one or a generated name (see `WORKLOADS`) of at
     most `MAX_GENERATED` pairs or flows."""
-    if name in WORKLOADS:
-        return True
-    if _GENERATED.fullmatch(name) is None:
-        return False
-    return int(re.sub(r"\D", "", name)) <= MAX_GENERATED
+    return name in WORKLOADS or generated(name) is not None
 
 
 def describe(name: str) -> str:
     """One line on workload `name` (a known one)."""
     if name in WORKLOADS:
         return WORKLOADS[name]
-    if name.startswith("isp-"):
-        n = int(name.removeprefix("isp-"))
+    family, n, staggered = generated(name)
+    if family == "isp":
         return f"generated Rocketfuel-style map (400 routers), {n:,} flows at 5 Interests/s, 5 s"
-    n = int(name.removeprefix("scale-").removesuffix("-staggered"))
     start = (
         "each consumer starting at a random offset within its first gap"
-        if name.endswith("-staggered")
+        if staggered
         else "every consumer starting at t = 0"
     )
     return f"generated dumbbell, {n:,} pairs, 9 000 Interests/s in all (uniform gaps), {start}, 5 s"
@@ -98,30 +106,39 @@ def scenario(name: str, directory: str | Path):
     files, if any, to `directory`)."""
     from .scenario import Scenario
 
-    if name.startswith("scale-"):
+    kind = generated(name)
+    if kind is None:
+        return Scenario.load(workload_path(name))
+    family, size, staggered = kind
+    if family == "scale":
         from .workloads import dumbbell
 
-        size, staggered = name.removeprefix("scale-"), name.endswith("-staggered")
-        return dumbbell(int(size.removesuffix("-staggered")), stagger=staggered)
-    if name.startswith("isp-"):
-        from .workloads import isp
+        return dumbbell(size, stagger=staggered)
+    from .workloads import isp
 
-        return isp(int(name.removeprefix("isp-")), directory=directory)
-    return Scenario.load(workload_path(name))
+    return isp(size, directory=directory)
+
+
+def spec_json(name: str) -> str:
+    """Workload `name` resolved to the compact JSON spec the simulator takes (what the bench
+    worker times as `resolve_s`; the `profile` example and `benches/cachesim.py` read it)."""
+    import tempfile
+
+    from .scenario.compact import compact_spec
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return json.dumps(compact_spec(scenario(name, tmp).resolve()))
 
 
 def _worker(name: str) -> dict:
     """Runs one workload once in this process and returns its figures."""
     import resource
-    import tempfile
 
     from . import _core
-    from .scenario.compact import compact_spec
 
-    with tempfile.TemporaryDirectory() as tmp:
-        started = time.perf_counter()
-        spec = json.dumps(compact_spec(scenario(name, tmp).resolve()))
-        resolve = time.perf_counter() - started
+    started = time.perf_counter()
+    spec = spec_json(name)
+    resolve = time.perf_counter() - started
     cpu = _cpu_seconds()
     started = time.perf_counter()
     native = _core.run(spec, None, False)
