@@ -23,14 +23,14 @@
 //! 4 KiB pages. Where the system setting is `never`, or the heap outgrows the reserve, pages
 //! are 4 KiB as before. A speed choice only: no result depends on it.
 //!
-//! **Off unless asked for** (`NDNCC_HUGE_PAGES=1`). Measured on this project's
-//! machine (a KVM guest; `benches/README.md`, ninth sitting, and
-//! `benches/results-ninth-sitting-ab.md`): a large run in a process that already ran one is a
-//! little faster with huge pages (at 10 000 pairs the loop ≈ 3–5 %, the JSON about halved), but
-//! the first one — every run of `ndncc bench`, every one-shot CLI call — is slower (in `ndncc
-//! bench` the loop 0.17–0.18 → 0.21 s, the report and JSON phases ≈ 3× as long): a fresh 2 MiB
-//! page costs far more to fault in than the 4 KiB pages glibc recycles. The other cost: memory a large run frees
-//! stays with the process (reused by the next run) instead of going back to the system.
+//! **Off unless asked for** (`NDNCC_HUGE_PAGES=1`). Measured on this project's machine (a KVM
+//! guest; `benches/README.md`, ninth sitting, and `benches/results-ninth-sitting-ab.md`): a
+//! large run in a process that already ran one is a little faster with huge pages (at 10 000
+//! pairs the loop ≈ 3–5 %, the JSON about halved), but the first one — every run of `ndncc
+//! bench`, every one-shot CLI call — is slower (in `ndncc bench` the loop 0.17–0.18 → 0.21 s,
+//! the report and JSON phases ≈ 3× as long): a fresh 2 MiB page costs far more to fault in
+//! than the 4 KiB pages glibc recycles. The other cost: memory a large run frees stays with the
+//! process (reused by the next run) instead of going back to the system.
 
 /// Address space the heap is grown by, once (a run at 10 000 pairs peaks at ≈ 220 MB: its
 /// ≈ 70 MB network, the parsed spec and the outputs).

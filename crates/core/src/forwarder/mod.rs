@@ -814,7 +814,8 @@ impl FwCore {
     /// length), or None without a link hint ([`FwCore::set_link_hint`]). For tests of a
     /// driver's hint.
     pub fn link_hint_span(&self, link: u32) -> Option<(usize, usize)> {
-        (self.link_hint.stride != 0).then(|| (self.link_hint.at(link), self.link_hint.stride))
+        self.prefetching()
+            .then(|| (self.link_hint.at(link), self.link_hint.stride))
     }
 
     /// True when the forwarder's own prefetches are on ([`FwCore::set_link_hint`]).
