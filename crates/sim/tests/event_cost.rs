@@ -55,3 +55,25 @@ fn the_events_time_fits_in_the_loops() {
         "{events_ns} ns of events, {loop_ns} ns of loop"
     );
 }
+
+/// The kinds tell what the events are: every Data or Nack arriving at a node answers an
+/// Interest that arrived upstream before it (so Data arrivals never outnumber Interest
+/// arrivals, and each kind holds at least both links' worth of the Data the consumer got), and
+/// the consumer's own wake-ups count as timers with an app due.
+#[test]
+fn the_kinds_tell_interests_from_data_and_app_timers() {
+    let out = run_line();
+    let kinds = ndncc_sim::event_cost::last();
+    let count = |class: &str| {
+        kinds
+            .iter()
+            .find(|k| k.class == class)
+            .map_or(0, |k| k.events)
+    };
+    let interests = count("arrival at an edge node: Interest");
+    let data = count("arrival at an edge node: Data or Nack");
+    let received = out.summary.apps[0].data_received;
+    assert!(received > 100, "{received}");
+    assert!(data >= 2 * received && interests >= data, "{kinds:?}");
+    assert!(count("timer at an edge node, an app due") > 0, "{kinds:?}");
+}
