@@ -99,13 +99,17 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from .backends import BackendError
     from .campaign import run_sweep
     from .store import StoreError
-    from .sweepspec import SweepSpec, parse_ci_target
+    from .sweepspec import SweepSpec, metric_problem, parse_ci_target
 
     _jobs_and_dask(args)
     try:
         targets = [parse_ci_target(t) for t in args.until_ci or []]
     except ValueError as e:
         raise InputError(f"--until-ci {e}") from e
+    for t in targets:
+        problem = metric_problem(t.metric)
+        if problem is not None:
+            raise InputError(f"--until-ci {t}: {problem[0]} (fix: {problem[1]})")
     if args.max_seeds is not None and not 2 <= args.max_seeds <= 100_000:
         raise InputError("--max-seeds must be between 2 and 100000")
     spec = SweepSpec.load(args.spec)

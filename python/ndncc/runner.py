@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from collections.abc import Callable
@@ -16,6 +17,11 @@ ProgressFn = Callable[[float, float], Any]
 
 def load_scenario(scenario: str | Path | Scenario, **overrides: Any) -> Scenario:
     """A :class:`Scenario` from a path or a Scenario, with overrides applied."""
+    if not isinstance(scenario, (str, os.PathLike, Scenario)):
+        raise TypeError(
+            "scenario must be a scenario TOML file (str or pathlib.Path) or an ndncc.Scenario, "
+            f"got {type(scenario).__name__}"
+        )
     sc = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
     kw = {k: v for k, v in overrides.items() if v is not None}
     return sc.with_overrides(**kw) if kw else sc
