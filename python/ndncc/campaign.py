@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .backends import Backend, open_backend
+from .folders import check_kind
 from .scenario import Scenario, ScenarioError
 from .store import Store, StoreError, _write_json, run_key, summary_row
 from .sweepspec import CiTarget, Point, SweepSpec, SweepSpecError
@@ -499,6 +500,7 @@ def run_sweep(
 ) -> SweepOutcome:
     """Runs what of a sweep is not in the store at `out` yet (see ``docs/sweeps.md``)."""
     root = Path(out)
+    check_kind(root, "sweep", "out")
     targets = list(until_ci if until_ci is not None else spec.until_ci)
     limit = max_seeds or spec.max_seeds
     points = spec.points()

@@ -199,12 +199,20 @@ def _consumer_tables(console, title: str, cells: list[list[str]]) -> list:
     return [table([0, 1, 2, 3, 4, 5], title), table([0, 6, 7, 8, 9], None)]
 
 
-def _output_dir(path: Path, flag: str = "--out") -> Path:
+def _output_dir(path: Path, flag: str = "--out", kind: str | None = None) -> Path:
     """Creates the output directory before any work, or fails with an input error: a path that
     is a file, under a file, unwritable or impossible is the user's to fix, not a crash after
-    the measurement."""
+    the measurement; so is a folder holding results of another `kind` than those to be written
+    (:mod:`ndncc.folders`)."""
     if path.exists() and not path.is_dir():
         raise InputError(f"{flag} {path}: exists and is not a directory (choose another path)")
+    if kind is not None:
+        from .folders import FolderKindError, check_kind
+
+        try:
+            check_kind(path, kind, flag)
+        except FolderKindError as e:
+            raise InputError(str(e)) from None
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -230,7 +238,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         err = _console(stderr=True)
         for w in warnings:
             _say(err, f"warning: {w}")
-    out = _output_dir(Path(args.out) if args.out else Path("results") / spec_name)
+    out = _output_dir(Path(args.out) if args.out else Path("results") / spec_name, kind="run")
     progress = _LazyProgress(f"running {spec_name}", enabled=not args.quiet)
     try:
         result = runner.run(sc, progress=progress)
@@ -284,7 +292,9 @@ def cmd_plot(args: argparse.Namespace) -> int:
         result = Result.load(args.run_dir)
     except (FileNotFoundError, ValueError) as e:
         raise InputError(str(e)) from e
-    out = _output_dir(Path(args.out or args.run_dir), "--out" if args.out else "run directory")
+    out = _output_dir(
+        Path(args.out or args.run_dir), "--out" if args.out else "run directory", kind="run"
+    )
     try:
         paths = result.plot(out)
     except OSError as e:
@@ -312,7 +322,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         raise InputError(f"unknown paper {args.paper!r}; known: {', '.join(experiments.PAPERS)}")
     if args.jobs is not None and not 1 <= args.jobs <= 1024:
         raise InputError("--jobs must be between 1 and 1024")
-    out = _output_dir(Path(args.out) if args.out else Path("results") / args.paper)
+    out = _output_dir(
+        Path(args.out) if args.out else Path("results") / args.paper, kind="reproduction"
+    )
     console = _console()
     bar = None
     task = None

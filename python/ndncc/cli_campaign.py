@@ -113,7 +113,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.max_seeds is not None and not 2 <= args.max_seeds <= 100_000:
         raise InputError("--max-seeds must be between 2 and 100000")
     spec = SweepSpec.load(args.spec)
-    out = _output_dir(Path(args.out) if args.out else Path("results") / spec.name)
+    out = _output_dir(Path(args.out) if args.out else Path("results") / spec.name, kind="sweep")
     console = _console()
     bar = SweepBar(f"sweep {spec.name}", enabled=not args.quiet)
     started = time.perf_counter()
@@ -211,7 +211,7 @@ def reproduce_all(args: argparse.Namespace) -> int:
     from .report import write_report
 
     _jobs_and_dask(args)
-    out = _output_dir(Path(args.out) if args.out else Path("results"))
+    out = _output_dir(Path(args.out) if args.out else Path("results"), kind="reproductions")
     console = _console()
     status = EXIT_OK
     for paper in experiments.PAPERS:
@@ -223,7 +223,8 @@ def reproduce_all(args: argparse.Namespace) -> int:
             bar(Progress(total=total, done=done))
 
         try:
-            rep = run_reproduction(args, paper, _output_dir(out / paper), on_done, f"{paper}: ")
+            folder = _output_dir(out / paper, kind="reproduction")
+            rep = run_reproduction(args, paper, folder, on_done, f"{paper}: ")
         finally:
             bar.close()
         if rep is None:

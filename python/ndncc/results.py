@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import traces
+from .folders import check_kind
 
 __all__ = [
     "DEFAULT_RATE_TRACE_PERIOD_S",
@@ -495,6 +496,7 @@ class Result:
         PNG figures (see ``ndncc.plots``).
         """
         out = Path(out_dir)
+        check_kind(out, "run", "out_dir")
         out.mkdir(parents=True, exist_ok=True)
         # everything is written beside, then moved into place: a failure midway (a full disk)
         # leaves an earlier run in `out` whole instead of half overwritten
