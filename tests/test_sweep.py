@@ -192,13 +192,13 @@ def test_report_metrics_take_every_index_metric(tmp_path):
 def test_an_until_ci_metric_from_the_spec_is_blamed_on_the_spec(tmp_path):
     """run_sweep checks the metric against the store's runs too: one from the spec's
     [until_ci] is blamed on the spec file's key, not on the command line."""
-    from ndncc.campaign import _check_metric
-
+    spec = SweepSpec.from_dict({"sweep": {"scenario": str(DUMBBELL)}}, source="s.toml")
+    spec.until_ci = [CiTarget("nope", 1.0, False)]  # past the reader's own check
     with pytest.raises(SweepSpecError) as e:
-        _check_metric([CiTarget("nope", 1.0, False)], {}, ("s.toml", "until_ci.metric"))
+        run_sweep(spec, tmp_path / "o", jobs=1)
     assert str(e.value).startswith("s.toml: until_ci.metric: unknown metric 'nope'")
     with pytest.raises(SweepSpecError) as e:
-        _check_metric([CiTarget("nope", 1.0, False)], {})
+        run_sweep(spec, tmp_path / "o", jobs=1, until_ci=spec.until_ci)
     assert str(e.value).startswith("<command line>: --until-ci nope=1")
 
 

@@ -1403,6 +1403,7 @@ next_hop = "R1"
 node = "R1"
 prefix = "/p"
 next_hop = "R2"
+{extra}
 [[routes]]
 node = "R2"
 prefix = "{prefix}"
@@ -1418,19 +1419,24 @@ kind = "producer"
 prefix = "/p"
 """
 
+ROUTE_R2_P = '[[routes]]\nnode = "R2"\nprefix = "/p"\nnext_hop = "P"'
+
 
 @pytest.mark.parametrize(
-    "prefix, hop, trail",
+    "prefix, hop, trail, extra",
     [
-        ("/p", '"R1"', "C → R1 → R2 → R1, a loop"),
-        ("/p/q", '"R1"', "C → R1 → R2 → R1, a loop"),  # the longest prefix wins at R2
-        ("/p/x", '"P"', "C → R1 → R2, where no route for it goes on"),
-        ("/p", '"P"', None),
-        ("/p", '["R1", "P"]', None),
+        ("/p", '"R1"', "C → R1 → R2 → R1, a loop", ""),
+        ("/p/q", '"R1"', "C → R1 → R2 → R1, a loop", ""),
+        ("/p/x", '"P"', "C → R1 → R2, where no route for it goes on", ""),
+        ("/p", '"P"', None, ""),
+        ("/p", '["R1", "P"]', None, ""),
+        # the longest prefix wins at R2: /p/q back to R1, not /p on to P
+        ("/p/q", '"R1"', "C → R1 → R2 → R1, a loop", ROUTE_R2_P),
+        ("/p", '"R1"', None, ROUTE_R2_P.replace('"/p"', '"/p/q"')),
     ],
 )
-def test_a_static_loop_that_reaches_no_producer_is_warned(prefix, hop, trail):
-    found = warnings_of(STATIC.format(prefix=prefix, hop=hop))
+def test_a_static_loop_that_reaches_no_producer_is_warned(prefix, hop, trail, extra):
+    found = warnings_of(STATIC.format(prefix=prefix, hop=hop, extra=extra))
     if trail is None:
         assert found == [], "\n".join(map(str, found))
         return
