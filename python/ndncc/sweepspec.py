@@ -41,17 +41,11 @@ class SweepSpecError(ScenarioError):
 
 def metric_names() -> tuple[str, ...]:
     """The run-level metric columns of a store's index (``store.summary_row``); a consumer's
-    are ``apps.<name>.<field>``, one of :func:`app_metric_fields`."""
+    are ``apps.<name>.<field>``, a field of ``store.APP_FIELDS``."""
     from .store import APP_SUMS, TOP_FIELDS
 
     return (*TOP_FIELDS, *APP_SUMS, "delivery_ratio", "delay_ms_mean", "drops", "marks",
             "max_queue_pkts")  # fmt: skip
-
-
-def app_metric_fields() -> tuple[str, ...]:
-    from .store import APP_FIELDS
-
-    return APP_FIELDS
 
 
 def metric_problem(metric: str, extra: tuple[str, ...] = ()) -> tuple[str, str] | None:
@@ -62,7 +56,8 @@ def metric_problem(metric: str, extra: tuple[str, ...] = ()) -> tuple[str, str] 
         return None
     parts = metric.split(".")
     if parts[0] == "apps":
-        fields = app_metric_fields()
+        from .store import APP_FIELDS as fields
+
         if len(parts) >= 3 and parts[-1] in fields:
             return None  # apps.<name>.<field> (a name may hold dots)
         close = difflib.get_close_matches(parts[-1], list(fields), n=1, cutoff=0.6)
