@@ -403,7 +403,10 @@ mod tests {
     #[test]
     fn a_udp_forwarder_that_is_not_there_is_named() {
         // a port nothing listens on: bound, noted, closed
-        let addr = UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+        let addr = UdpSocket::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
         let mut face = ClientFace::connect(&Endpoint::Udp(addr)).unwrap();
         face.send(&[7, 1, 1]).unwrap();
         let mut out = Vec::new();
