@@ -1477,8 +1477,13 @@ def test_wrong_argument_types_are_type_errors_that_say_what_to_give(call, messag
     assert message in str(e.value)
 
 
-def test_run_with_a_wrong_scenario_type_says_what_to_give():
+def test_run_with_wrong_argument_types_says_what_to_give():
     import ndncc
 
     with pytest.raises(TypeError, match="a scenario TOML file .* or an ndncc.Scenario, got int"):
         ndncc.run(5)
+    sc = Scenario.from_dict(BASE)
+    with pytest.raises(TypeError, match=r"progress must be a function progress\(sim_time_s, "):
+        ndncc.run(sc, progress=5)
+    with pytest.raises(TypeError, match=r"out must be a folder \(str or pathlib.Path\), got int"):
+        ndncc.run(sc, out=5)

@@ -75,6 +75,13 @@ def run(
     from .scenario import spec_hash
     from .scenario.compact import compact_spec
 
+    if progress is not None and not callable(progress):
+        raise TypeError(
+            f"progress must be a function progress(sim_time_s, duration_s), got "
+            f"{type(progress).__name__}"
+        )
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a folder (str or pathlib.Path), got {type(out).__name__}")
     sc = load_scenario(scenario, **overrides)
     spec, options, _ = sc.resolved()  # options carry bin_s
     started = time.perf_counter()
