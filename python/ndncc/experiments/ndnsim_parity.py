@@ -337,8 +337,8 @@ def compare(run: ParityRun, ref: dict[str, Any], ours: dict[str, Any]) -> list[P
     if len(ref["consumers"]) > 1:
         per_second(
             "all consumers",
-            sum(_per_second(f, n) for f in ref["consumers"].values()),
-            sum(_per_second(f, n) for f in ours["consumers"].values()),
+            sum((_per_second(f, n) for f in ref["consumers"].values()), np.zeros(n)),
+            sum((_per_second(f, n) for f in ours["consumers"].values()), np.zeros(n)),
         )
     for who, theirs in sorted(ref["faces"].items()):
         mine = ours["faces"].get(who, {})
