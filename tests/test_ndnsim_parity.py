@@ -151,6 +151,16 @@ def test_low_load_data_within_two_percent(rows):
     assert all(abs(r.ours / r.ndnsim - 1) <= 0.02 for r in got.values())
 
 
+def test_low_load_delays_are_ndnsims_to_the_microsecond(rows):
+    """Nothing queues in the low-load example, so each Data's delay is propagation plus
+    serialisation: with the wire sizes measured from ndnSIM's runs (scenarios/ndnsim/), ours
+    are ndnSIM's to the microsecond (p99: the start-up re-send does not reach it)."""
+    run = "ndn-congestion-alt-topo-plugin"
+    for c in ("c1", "c2", "c3", "c4"):
+        r = rows[(run, c, "delay_p99_ms")]
+        assert r.ours == pytest.approx(r.ndnsim, abs=1e-3), c
+
+
 def test_every_row_beyond_tolerance_is_explained(rows):
     by_run: dict[str, list[parity.ParityRow]] = {}
     for r in rows.values():
@@ -204,7 +214,7 @@ def test_consumer_figures_by_hand():
         ]
     )
     cwnd = pd.DataFrame(
-        {"Time": [0.5, 0.6, 1.0, 1.1, 1.2], "Node": "a", "Window": [2, 3, 1.5, 2, 1]}
+        {"Time": [0.5, 0.6, 0.7, 1.0, 1.1, 1.2], "Node": "a", "Window": [2, 3, 4, 2, 3, 1.5]}
     )
     got = consumer_figures(d, 4, cwnd, until_s={"b": 3})
     a, b = got["a"], got["b"]
@@ -214,9 +224,59 @@ def test_consumer_figures_by_hand():
     assert a["first_data_s"] == 0.5
     assert a["longest_gap_s"] == pytest.approx(2.0)  # from the last Data (2.0 s) to the end, 4 s
     assert a["per_second"] == [2, 1, 1, 0]
-    assert (a["window_decreases"], a["first_decrease_s"], a["largest_window"]) == (2, 1.0, 3)
+    assert (a["window_decreases"], a["first_decrease_s"], a["largest_window"]) == (2, 1.0, 4)
     assert b["longest_gap_s"] == pytest.approx(2.8)  # b stops at 3 s
     assert "window_decreases" not in b
+
+
+def test_compare_by_hand():
+    """Each row's figure, difference and verdict on made-up figures."""
+    tol = parity.Tolerances(0.10, 0.25, 10, 0.15, 0.25, 0.25, 2, 0.10)
+    run = parity.ParityRun("x", "none.toml", tol, (1, 3))
+
+    def consumer(data, resent, mean, p99, per_second, dec, first, gap):
+        return {
+            "data": data,
+            "resent": resent,
+            "delay_mean_ms": mean,
+            "delay_p99_ms": p99,
+            "per_second": per_second,
+            "window_decreases": dec,
+            "first_data_s": first,
+            "longest_gap_s": gap,
+        }
+
+    face = {"in_data": 100, "out_interests": 120}
+    idle = {"in_data": 0, "out_interests": 0}
+    ref = {
+        "consumers": {"a": consumer(100, 40, 100.0, 200.0, [0, 10, 10, 5], 4, 1.0, 0.2)},
+        "faces": {"R f1": face, "R f2": idle},
+    }
+    ours = {
+        "consumers": {"a": consumer(111, 51, 85.0, 251.0, [3, 13, 7, 0], 7, 1.06, 0.31)},
+        "faces": {"R f1": {"in_data": 109, "out_interests": 133}, "R f2": idle},
+    }
+    rows = {
+        r.metric if r.who == "a" else (r.who, r.metric): r for r in parity.compare(run, ref, ours)
+    }
+    assert [(rows[m].difference, rows[m].within) for m in ("data", "resent")] == [
+        ("+11.0%", False),  # 10 %
+        ("+11", False),  # max(25 % of 40, 10) = 10
+    ]
+    assert (rows["delay_mean_ms"].within, rows["delay_p99_ms"].within) == (True, False)
+    # seconds [1, 3): ndnSIM 10, 10 and ours 13, 7: RMS 3 over a mean of 10
+    ps = rows["per_second"]
+    assert (ps.ndnsim, ps.ours, ps.difference, ps.within) == (
+        10,
+        10,
+        "RMS 30.0% over [1, 3) s",
+        False,
+    )
+    assert (rows["window_decreases"].difference, rows["window_decreases"].within) == ("+3", False)
+    assert (rows["first_data_s"].within, rows["longest_gap_s"].within) == (False, False)
+    assert rows[("R f1", "in_data")].within and not rows[("R f1", "out_interests")].within
+    assert ("R f2", "in_data") not in rows  # idle on both sides
+    assert ("all consumers", "per_second") not in rows  # one consumer: nothing to add up
 
 
 def test_face_figures_by_hand():
