@@ -548,12 +548,13 @@ def _error(text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from . import interrupt
     from .scenario import ScenarioError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        with interrupt.handled(command=argv is None):
+            args = build_parser().parse_args(argv)
+            return args.func(args)
     except ScenarioError as e:
         _error(str(e))
         return EXIT_INPUT
@@ -561,7 +562,7 @@ def main(argv: list[str] | None = None) -> int:
         _error(f"error: {e}")
         return EXIT_INPUT
     except KeyboardInterrupt:
-        _error("interrupted")
+        interrupt.say_interrupted()
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK

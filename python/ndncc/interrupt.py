@@ -1,0 +1,87 @@
+"""Ctrl-C in the ``ndncc`` command. The first one stops the command: a KeyboardInterrupt, so
+its clean-up runs (a campaign stops its runs and writes its index) and the command exits 130
+with one line, ``interrupted``. A second one while it stops changes nothing (the clean-up is
+short and bounded); a third ends the process at once, with the same code. As the process's own
+command, the interpreter then exits with Ctrl-C ignored: never a traceback, never a death by
+the signal half-way through the exit.
+
+The processes of a campaign's pool (the fork server, its workers, the resource tracker) are in
+the terminal's process group too: they start with Ctrl-C blocked (:func:`blocked`), and a
+worker ignores it (:func:`ignore`); the driver stops them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["EXIT_INTERRUPTED", "blocked", "handled", "ignore", "say_interrupted"]
+
+EXIT_INTERRUPTED = 130
+#: Ctrl-C seen during the command; the third ends the process
+_count = 0
+_said = False
+
+
+def say_interrupted(raw: bool = False) -> None:
+    """Writes the one line to stderr, once per process; `raw`: straight to file descriptor 2
+    (in a signal handler, which may have stopped the main thread inside a write)."""
+    global _said
+    if _said:
+        return
+    _said = True
+    if raw:
+        os.write(2, b"interrupted\n")
+    else:
+        print("interrupted", file=sys.stderr, flush=True)
+
+
+def _on_sigint(signum, frame) -> None:
+    global _count
+    _count += 1
+    if _count == 1:
+        raise KeyboardInterrupt
+    if _count >= 3:
+        say_interrupted(raw=True)
+        os._exit(EXIT_INTERRUPTED)
+
+
+@contextmanager
+def handled(command: bool) -> Iterator[None]:
+    """Ctrl-C as the module says, while a command runs. `command`: the process's own command
+    (not a call from Python), which exits next — after an interrupt, Ctrl-C stays ignored;
+    otherwise the caller's handler is put back."""
+    global _count
+    _count = 0
+    try:
+        old = signal.signal(signal.SIGINT, _on_sigint)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN if command and _count else old)
+
+
+@contextmanager
+def blocked() -> Iterator[None]:
+    """Ctrl-C held back while the block starts processes: they inherit it blocked (for life:
+    the driver stops them), and the driver gets a Ctrl-C pressed meanwhile at the block's end."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def ignore() -> None:
+    """In a worker process: Ctrl-C (sent to the terminal's whole process group) is the
+    driver's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
