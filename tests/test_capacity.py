@@ -89,6 +89,51 @@ def test_an_unused_dead_end_link_is_not_the_capacity():
     assert s["capacity_mbps"] == 10.0 and s["capacity_link"] in ("C–R", "R–P")
 
 
+def test_a_path_the_data_did_not_take_does_not_add():
+    # best-route takes R–P (10 ms); the 100 Mbit/s detour through X (100 ms) stays unused:
+    # R–P is the bottleneck, not R–P and the detour together
+    sc = (
+        Scenario(name="detour", duration="2s", seed=1)
+        .link("C", "R", bandwidth="100Mbps", delay="5ms")
+        .link("R", "P", bandwidth="10Mbps", delay="5ms")
+        .link("R", "X", bandwidth="100Mbps", delay="50ms")
+        .link("X", "P", bandwidth="100Mbps", delay="50ms")
+        .producer("P", "/p", payload="1250B")
+        .consumer("C", "/p", rate=470, name="c")
+        .trace(figures=False, parquet=False)
+    )
+    s = ndncc.run(sc).summary
+    assert all(f["out_data"] == 0 for f in s["faces"] if f["peer"] == "X" or f["node"] == "X")
+    assert s["capacity_mbps"] == 10.0 and s["capacity_link"] == "R–P"
+
+
+def test_a_cache_is_a_source():
+    """R answers C from its cache (it sent 1 000 Data, got 10 from P over a 1 Mbit/s link): the
+    bottleneck is R–C's 100 Mbit/s, not the producer's link."""
+    from ndncc.capacity import bottleneck
+
+    spec = {
+        "nodes": [{"name": "C"}, {"name": "R"}, {"name": "P"}],
+        "links": [
+            {"a": 0, "b": 1, "bandwidth_bps": 100e6},
+            {"a": 1, "b": 2, "bandwidth_bps": 1e6},
+        ],
+    }
+    faces = [  # (node, peer, link, out_data, in_data)
+        (0, 1, 0, 0, 1000),
+        (1, 0, 0, 1000, 0),
+        (1, 2, 1, 0, 10),
+        (2, 1, 1, 10, 0),
+    ]
+    summary = {
+        "faces": [{"out_data": o, "in_data": i} for *_, o, i in faces],
+        "producers": [{"node": "P"}],
+        "apps": [{"node": "C", "data_received": 1000}],
+    }
+    meta = {"faces": [{"node": n, "peer": p, "link": ln} for n, p, ln, *_ in faces]}
+    assert bottleneck(spec, summary, meta) == {"capacity_mbps": 100.0, "capacity_link": "C–R"}
+
+
 def test_two_paths_add_up():
     s = ndncc.run(Scenario.from_toml_str(TWO_PATHS)).summary
     assert s["apps"][0]["throughput_mbps"] > 15.0  # more than either path: both carry Data
@@ -142,9 +187,19 @@ def test_the_figure_draws_the_crossed_bottleneck():
         ([(0, 1, 1.0), (0, 2, 1.0), (1, 2, 1.0), (1, 3, 1.0), (2, 3, 1.0)], {0}, {3}, 2.0, [0, 1]),
         # several sources
         ([(0, 2, 3.0), (1, 2, 4.0), (2, 3, 5.0)], {0, 1}, {3}, 5.0, [2]),
+        # the first path found (0 1 3 5) blocks 0 2 3 5: the second is 0 2 3 ↩ 1 4 5, through
+        # the reverse of 1 → 3
+        (
+            [(0, 1, 1.0), (0, 2, 1.0), (1, 3, 1.0), (1, 4, 1.0), (2, 3, 1.0)]
+            + [(3, 5, 1.0), (4, 5, 1.0)],
+            {0},
+            {5},
+            2.0,
+            [0, 1],
+        ),
     ],
 )
 def test_max_flow(edges, sources, sinks, value, cut):
     from ndncc.capacity import max_flow
 
-    assert max_flow(5, edges, sources, sinks) == (value, cut)
+    assert max_flow(6, edges, sources, sinks) == (value, cut)
