@@ -141,10 +141,10 @@ class _Pool(Backend):
         ctx = multiprocessing.get_context(method)
         from multiprocessing import forkserver, resource_tracker
 
-        # the helper processes start now, with Ctrl-C blocked: the terminal sends it to the
-        # whole process group, and only the driver is to act on it (a fork server's workers
-        # inherit the mask)
-        with interrupt.blocked():
+        # the helper processes start now, ignoring Ctrl-C: the terminal sends it to the whole
+        # process group, and only the driver is to act on it (a fork server's workers inherit
+        # its disposition)
+        with interrupt.ignored():
             resource_tracker.ensure_running()
             if method == "forkserver":
                 forkserver.ensure_running()

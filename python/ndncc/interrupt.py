@@ -6,8 +6,9 @@ command, the interpreter then exits with Ctrl-C ignored: never a traceback, neve
 the signal half-way through the exit.
 
 The processes of a campaign's pool (the fork server, its workers, the resource tracker) are in
-the terminal's process group too: they start with Ctrl-C blocked (:func:`blocked`), and a
-worker ignores it (:func:`ignore`); the driver stops them.
+the terminal's process group too: they start with Ctrl-C ignored (:func:`ignored`), and a
+worker ignores it again (:func:`ignore`, for pools whose workers are not forked from such a
+fork server); the driver stops them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["EXIT_INTERRUPTED", "blocked", "handled", "ignore", "say_interrupted"]
+__all__ = ["EXIT_INTERRUPTED", "handled", "ignore", "ignored", "say_interrupted"]
 
 EXIT_INTERRUPTED = 130
 #: Ctrl-C seen during the command; the third ends the process
@@ -68,17 +69,19 @@ def handled(command: bool) -> Iterator[None]:
 
 
 @contextmanager
-def blocked() -> Iterator[None]:
-    """Ctrl-C held back while the block starts processes: they inherit it blocked (for life:
-    the driver stops them), and the driver gets a Ctrl-C pressed meanwhile at the block's end."""
-    if not hasattr(signal, "pthread_sigmask"):
+def ignored() -> Iterator[None]:
+    """Ctrl-C ignored while the block starts processes: an ignored signal stays ignored across
+    exec, and a Python started so installs no handler of its own, so they ignore it from their
+    first instruction (the driver stops them). A Ctrl-C in these few milliseconds is lost."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, old)
 
 
 def ignore() -> None:
