@@ -79,3 +79,36 @@ def test_two_ctrl_c_stop_a_sweep_with_130_and_one_line(tmp_path, attempt):
         if p.poll() is None or alive(p.pid):
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
+
+
+CLEAN_UP = """
+import os, signal, time
+from ndncc import interrupt
+
+def ctrl_c():
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(2)  # the handler runs at once and wakes the sleep
+
+try:
+    with interrupt.handled(command=True):
+        try:
+            ctrl_c()  # first: KeyboardInterrupt
+            print("not interrupted", flush=True)
+        finally:  # the command's clean-up
+            ctrl_c()  # second: ignored, the clean-up goes on
+            print("clean-up went on", flush=True)
+            ctrl_c()  # third: the process ends now
+            print("not ended", flush=True)
+except KeyboardInterrupt:
+    print("reached the handler", flush=True)
+"""
+
+
+def test_a_second_ctrl_c_lets_the_clean_up_finish_and_a_third_ends_it():
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    p = subprocess.run(
+        [sys.executable, "-c", CLEAN_UP], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert p.returncode == 130
+    assert p.stdout.splitlines() == ["clean-up went on"]
+    assert p.stderr == "interrupted\n"

@@ -28,7 +28,7 @@ _said = False
 
 
 def say_interrupted(raw: bool = False) -> None:
-    """Writes the one line to stderr, once per process; `raw`: straight to file descriptor 2
+    """Writes the one line to stderr, once per command; `raw`: straight to file descriptor 2
     (in a signal handler, which may have stopped the main thread inside a write)."""
     global _said
     if _said:
@@ -55,8 +55,8 @@ def handled(command: bool) -> Iterator[None]:
     """Ctrl-C as the module says, while a command runs. `command`: the process's own command
     (not a call from Python), which exits next — after an interrupt, Ctrl-C stays ignored;
     otherwise the caller's handler is put back."""
-    global _count
-    _count = 0
+    global _count, _said
+    _count, _said = 0, False
     try:
         old = signal.signal(signal.SIGINT, _on_sigint)
     except ValueError:  # not the main thread: leave signals alone
