@@ -324,6 +324,9 @@ def run_tasks(
                 store.write_index(records)
                 last_flush = time.monotonic()
             report()
+    except KeyboardInterrupt:
+        backend.close(now=True)  # the runs under way are stopped, not awaited
+        raise
     finally:
         for f in inflight:
             f.cancel()

@@ -140,6 +140,7 @@ def _print_consumers(console, result) -> None:
                 str(a["data_received"]),
                 str(a["nacks_received"]),
                 str(a["timeouts"]),
+                num(a.get("in_flight_at_end"), "d"),
                 num(a["throughput_mbps"], ".3f"),
                 num(a["delivery_ratio"], ".4f"),
                 num(d.get("mean"), ".2f"),
@@ -165,6 +166,7 @@ _CONSUMER_COLUMNS = [
     "Data",
     "Nacks",
     "timeouts",
+    "in flight\n(at end)",
     "throughput\n(Mbit/s)",
     "delivery",
     "delay mean\n(ms)",
@@ -196,7 +198,7 @@ def _consumer_tables(console, title: str, cells: list[list[str]]) -> list:
     unbounded = console.options.update_width(10_000)
     if Measurement.get(console, unbounded, whole).maximum <= console.width:
         return [whole]
-    return [table([0, 1, 2, 3, 4, 5], title), table([0, 6, 7, 8, 9], None)]
+    return [table([0, 1, 2, 3, 4, 5, 6], title), table([0, 7, 8, 9, 10], None)]
 
 
 def _output_dir(path: Path, flag: str = "--out", kind: str | None = None) -> Path:
@@ -558,12 +560,13 @@ def _error(text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from . import interrupt
     from .scenario import ScenarioError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        with interrupt.handled(command=argv is None):
+            args = build_parser().parse_args(argv)
+            return args.func(args)
     except ScenarioError as e:
         _error(str(e))
         return EXIT_INPUT
@@ -571,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
         _error(f"error: {e}")
         return EXIT_INPUT
     except KeyboardInterrupt:
-        _error("interrupted")
+        interrupt.say_interrupted()
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK

@@ -169,7 +169,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise InputError(f"{src}: not a directory (give a sweep's or a reproduction's --out)")
     try:
         path = write_report(src, Path(args.out) if args.out else None)
-    except FileNotFoundError as e:
+    except (FileNotFoundError, ValueError) as e:
         raise InputError(str(e)) from e
     except OSError as e:
         raise InputError(f"cannot write the report ({e.strerror or e})") from e

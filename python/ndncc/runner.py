@@ -43,24 +43,6 @@ def git_commit() -> str | None:
     return out.stdout.strip() or None
 
 
-def bottleneck(spec: dict) -> dict[str, Any]:
-    """The slowest link of a resolved scenario: ``capacity_mbps`` (Mbit/s) and
-    ``capacity_link`` ("A–B"), the throughput figure's reference line; empty without links."""
-    links = [ln for ln in spec.get("links", []) if ln.get("bandwidth_bps")]
-    if not links:
-        return {}
-    slow = min(links, key=lambda ln: ln["bandwidth_bps"])
-    names = [n.get("name", str(i)) for i, n in enumerate(spec.get("nodes", []))]
-
-    def name(i: Any) -> str:
-        return names[i] if isinstance(i, int) and i < len(names) else str(i)
-
-    return {
-        "capacity_mbps": slow["bandwidth_bps"] / 1e6,
-        "capacity_link": f"{name(slow.get('a'))}–{name(slow.get('b'))}",
-    }
-
-
 def run(
     scenario: str | Path | Scenario,
     *,
@@ -71,6 +53,7 @@ def run(
 ):
     """See :func:`ndncc.run`."""
     from . import __version__, _core
+    from .capacity import bottleneck
     from .results import Result
     from .scenario import spec_hash
     from .scenario.compact import compact_spec
@@ -88,7 +71,6 @@ def run(
     native = _core.run(json.dumps(compact_spec(spec)), progress, tables)
     wall = time.perf_counter() - started
     extra = {
-        **bottleneck(spec),
         "wall_time_s": round(wall, 6),
         "ndncc_version": __version__,
         "git_commit": git_commit(),
@@ -98,6 +80,8 @@ def run(
     result = Result.from_native(
         native, scenario_name=spec["name"], trace_options=options, extra_summary=extra
     )
+    # the bottleneck the run's Data crossed (the throughput figure's reference line)
+    result.summary.update(bottleneck(spec, result.summary, result.meta))
     if out is not None:
         result.save(out)
     return result

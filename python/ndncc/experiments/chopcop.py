@@ -240,6 +240,14 @@ def app_summary(o: Outcome, app: str) -> dict:
     return next(a for a in o.summary["apps"] if a["name"] == app)
 
 
+def complete_share(o: Outcome, app: str) -> float:
+    """Table I's delivery ratio: complete chunks / chunks asked. A chunk still missing segments
+    at the end counts as not delivered (without FISP most of them never complete); the
+    summary's ``delivery_ratio`` leaves such chunks out as outcomes not yet known."""
+    a = app_summary(o, app)
+    return a["completed"] / a["requested"] if a["requested"] else float("nan")
+
+
 def face_summary(o: Outcome, node: str, peer: str) -> dict:
     """The summary of `node`'s face towards `peer` (the first, if several)."""
     return next(f for f in o.summary["faces"] if f["node"] == node and f.get("peer") == peer)

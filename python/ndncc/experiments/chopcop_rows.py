@@ -214,7 +214,7 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
         for fisp in (True, False):
             o = res[C.cir_key(cir, fisp)]
             cond = f"CIR {cir}/s, {'with' if fisp else 'without'} FISP"
-            ratio = C.app_summary(o, "receiver")["delivery_ratio"]
+            ratio = C.complete_share(o, "receiver")
             thr = C.transfer_goodput(o, "receiver", C.cir_chunks(cir, quick)[1])
             if fisp:
                 rows.append(delivery(exp, cond, p_with, ratio))
@@ -602,7 +602,7 @@ def report_sections(res: dict[str, Outcome], quick: bool) -> list[tuple[str, str
     for cir in C.CIRS:
         pw, pwo, tw, two = TABLE_1[cir]
         ow, owo = res[C.cir_key(cir, True)], res[C.cir_key(cir, False)]
-        r = [C.app_summary(o, "receiver")["delivery_ratio"] for o in (ow, owo)]
+        r = [C.complete_share(o, "receiver") for o in (ow, owo)]
         send = C.cir_chunks(cir, quick)[1]
         t = [C.transfer_goodput(o, "receiver", send) for o in (ow, owo)]
         lines.append(
