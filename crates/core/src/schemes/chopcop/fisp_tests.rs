@@ -638,3 +638,32 @@ fn drr_charges_each_flow_the_data_its_interests_bring_back() {
     want.extend((32..40).map(|t| (t, 2)));
     assert_eq!(sent, want);
 }
+
+/// An Interest that waited so long in the DRR queue that its Data could not come back within
+/// its lifetime (age + the interface's smoothed upstream RTT ≥ lifetime) is discarded, not
+/// sent: its Data would find no PIT entry here and waste the link's turn.
+#[test]
+fn drr_discards_interests_that_cannot_be_answered_in_their_lifetime() {
+    let mut f = Iface {
+        srtt: Some(100e6), // 100 ms
+        ..Iface::default()
+    };
+    let mut old = held(1, 0, 32.0);
+    old.interest.lifetime = Duration::from_millis(1000);
+    f.enqueue(old);
+    f.enqueue(held(1, 1, 32.0)); // lifetime 4 s
+                                 // at 899 ms: 899 + 100 < 1 000, still worth sending
+    assert_eq!(
+        f.next_drr(ms(899)).map(|d| d.interest.name.seq),
+        Some(Some(0))
+    );
+    let mut g = Iface {
+        srtt: Some(100e6),
+        ..Iface::default()
+    };
+    g.enqueue(old);
+    g.enqueue(held(1, 1, 32.0));
+    // at 900 ms its Data would come back at its lifetime's end: discarded
+    let d = g.next_drr(ms(900)).unwrap();
+    assert_eq!((d.interest.name.seq, g.expired), (Some(1), 1));
+}
