@@ -206,8 +206,11 @@ class ClaimMap:
         }
 
 
-def write_claim_map(m: MapRun, out: Path | None = None, figures: bool = True) -> ClaimMap:
-    """claims.csv, a figure per claim and claims.md into `out` (default <store>/claims)."""
+def write_claim_map(
+    m: MapRun, out: Path | None = None, figures: bool = True, n_jobs: int | None = None
+) -> ClaimMap:
+    """claims.csv, a figure per claim (drawn on `n_jobs` local processes) and claims.md into
+    `out` (default <store>/claims)."""
     out = Path(out) if out is not None else m.root / "claims"
     out.mkdir(parents=True, exist_ok=True)
     claims = claims_of(m)
@@ -223,11 +226,10 @@ def write_claim_map(m: MapRun, out: Path | None = None, figures: bool = True) ->
     figs: list[Path] = []
     names: dict[int, str] = {}
     if figures and stats:
-        from .figures import claim_figure
+        from .figures import draw_all, figure_jobs
 
-        (out / "fig").mkdir(exist_ok=True)
-        for s in stats:
-            path = claim_figure(m, s, out / "fig" / f"claim-{s.claim.number:03d}.png")
+        drawn = draw_all(figure_jobs(m, stats, out / "fig"), n_jobs)
+        for s, path in zip(stats, drawn, strict=True):
             if path is not None:
                 figs.append(path)
                 names[s.claim.number] = f"fig/{path.name}"

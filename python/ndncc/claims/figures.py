@@ -9,13 +9,21 @@ unknowns vary under it). Our default is the dashed line / the star.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import textwrap
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from ..backends import default_jobs
 from ..experiments.common import save_figure
-from .unknowns import Unknown
+from .unknowns import MapPoint, Unknown
+
+#: bumped when the drawing changes, so that figures drawn before are drawn again
+FIGURE_VERSION = 1
 
 HOLD = "#2ca02c"
 FAIL = "#d62728"
@@ -37,17 +45,91 @@ def _ticks(ax_set, u: Unknown) -> None:
         ax_set(pos, [f"{u.value(float(c)):g}" for c in pos])
 
 
-def claim_figure(m, s, path: Path) -> Path | None:
+@dataclass
+class FigureJob:
+    """What one figure needs (picklable: the unknowns without their `apply`)."""
+
+    points: list[MapPoint]  # the default first
+    unknowns: list[Unknown]
+    stats: Any
+    path: Path
+
+    def digest(self) -> str:
+        c = self.stats.claim
+        text = json.dumps(
+            [
+                c.name,
+                [(p.id, p.coords, c.verdicts.get(p.id)) for p in self.points],
+                self.stats.influence,
+                [repr(u) for u in self.unknowns],
+                FIGURE_VERSION,
+            ],
+            sort_keys=True,
+            default=str,
+        )
+        return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def figure_jobs(m, stats, folder: Path) -> list[FigureJob]:
+    unknowns = [replace(u, apply=None) for u in m.decl.unknowns]
+    return [
+        FigureJob(m.points, unknowns, s, folder / f"claim-{s.claim.number:03d}.png") for s in stats
+    ]
+
+
+def draw_all(jobs: list[FigureJob], n_jobs: int | None = None) -> list[Path | None]:
+    """Draws the figures whose data changed since they were drawn (fig/.digests.json), on
+    `n_jobs` local processes; returns each one's path (None: nothing to draw)."""
+    if not jobs:
+        return []
+    folder = jobs[0].path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    book = folder / ".digests.json"
+    try:
+        old = json.loads(book.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = {}
+    digests = {j.path.name: j.digest() for j in jobs}
+    todo = [
+        j for j in jobs if not (j.path.is_file() and old.get(j.path.name) == digests[j.path.name])
+    ]
+    n = max(1, min(n_jobs or default_jobs(), len(todo)))
+    if n > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        ctx = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(n, mp_context=ctx) as pool:
+            drawn = list(pool.map(draw_one, todo, chunksize=4))
+    else:
+        drawn = [draw_one(j) for j in todo]
+    done = {j.path.name: p for j, p in zip(todo, drawn, strict=True)}
+    out = []
+    for j in jobs:
+        p = done.get(j.path.name, j.path if j.path.is_file() else None)
+        out.append(p)
+        if p is None:
+            digests.pop(j.path.name, None)
+    book.write_text(json.dumps(digests, sort_keys=True, indent=0) + "\n", encoding="utf-8")
+    return out
+
+
+def draw_one(job: FigureJob) -> Path | None:
+    return claim_figure(job.points, job.unknowns, job.stats, job.path)
+
+
+def claim_figure(points: list[MapPoint], unknowns: list[Unknown], s, path: Path) -> Path | None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    design, default = m.points[1:], m.points[0]
+    design, default = points[1:], points[0]
+    by_name = {u.name: u for u in unknowns}
     c = s.claim
-    ranked = [m.decl.by_name(n) for n, v in s.influence if v == v]
+    ranked = [by_name[n] for n, v in s.influence if v == v]
     if not ranked:
-        ranked = list(m.decl.unknowns)
+        ranked = list(unknowns)
     pts = [(p, r) for p in design if (r := c.rate(p.id)) is not None]
     if not pts:
         return None

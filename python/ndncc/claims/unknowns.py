@@ -32,6 +32,8 @@ __all__ = [
 ]
 
 SCALES = ("linear", "log")
+#: nanoseconds per time unit: sampled times are whole nanoseconds, as the scenario requires
+NS_PER = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000}
 REASONS = ("image", "not printed", "ambiguous")
 
 
@@ -109,7 +111,11 @@ class Unknown:
             x = math.exp(math.log(lo) + u * (math.log(hi) - math.log(lo)))
         else:
             x = lo + u * (hi - lo)
-        return int(round(x)) if self.integer else _sig(x)
+        if self.integer:
+            return int(round(x))
+        x = _sig(x)
+        ns = NS_PER.get(self.unit)
+        return round(x * ns) / ns if ns else x  # a time: whole nanoseconds
 
     def coordinate(self, value: Any) -> float:
         """The unit coordinate of `value` (the inverse of :meth:`value`; a level: its middle)."""
@@ -202,7 +208,9 @@ class Declaration:
         """The job's own overrides with every unknown set as at `point`."""
         out = dict(getattr(job, "overrides", {}) or {})
         for u in self.unknowns:
-            out.update(u.overrides(job, point.values[u.name]))
+            for k, v in u.overrides(job, point.values[u.name]).items():
+                out.pop(k, None)  # applied last, after any table of the job's that holds it
+                out[k] = v
         return out
 
     def by_name(self, name: str) -> Unknown:
