@@ -218,6 +218,11 @@ def test_reproduce_unknowns_writes_the_claim_map(tmp_path, capsys):
     said = capsys.readouterr().out
     assert "1 claims: 0 hold at our default, 1 somewhere in the region, 0 nowhere" in said
     assert (out / "claims" / "claims.csv").is_file() and (out / "claims" / "claims.md").is_file()
+    # ndncc report shows the map (not the store's runs as a sweep grid)
+    assert main(["report", str(out)]) == 0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "Claim map: o" in html and "Data throughput" in html and "<img" in html
+    assert "Sweep" not in html
 
 
 # ---- the declarations ------------------------------------------------------------------------
@@ -247,3 +252,68 @@ def test_our_default_point_is_the_reproduction(tmp_path, paper):
         assert keys[0] == keys[1], job.key
         changed += keys[0] != keys[2]
     assert changed > 0  # and a design point changes some runs
+
+
+def _finished(out) -> dict[str, tuple[int, int]]:
+    """run.json of every finished run and every rows file: (inode, mtime) — a recomputed run
+    or evaluation would change both."""
+    got = {}
+    for d in [*(out / "runs").glob("*/run.json"), *(out / "claims" / "rows").glob("*.json")]:
+        try:
+            st = d.stat()
+        except FileNotFoundError:
+            continue
+        got[str(d)] = (st.st_ino, st.st_mtime_ns)
+    return got
+
+
+def test_a_killed_map_resumes_without_recomputing(tmp_path):
+    """SIGKILL the driver mid-way (runs and evaluations finished, others not), run the map
+    again: every finished run and evaluation stays as it was."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "ndncc.cli", "reproduce", "toy", "--unknowns", "--points"]
+    cmd += ["40", "--jobs", "2", "--out", str(out), "--no-claim-figures", "-q"]
+    driver = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300  # a guard against a hang, not a timing assertion
+        while len(_finished(out)) < 10:
+            assert driver.poll() is None, "the map ended before it could be killed"
+            assert time.monotonic() < deadline, "no run finished"
+            time.sleep(0.02)
+        driver.send_signal(signal.SIGKILL)
+        driver.wait()
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+        try:
+            os.killpg(driver.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    before = _finished(out)
+    assert 10 <= len(before)
+    assert (
+        main(
+            [
+                "reproduce",
+                "toy",
+                "--unknowns",
+                "--points",
+                "40",
+                "--jobs",
+                "1",
+                "--out",
+                str(out),
+                "-q",
+            ]
+        )
+        == 0
+    )
+    after = _finished(out)
+    assert all(after[k] == v for k, v in before.items())
+    assert len(after) > len(before)  # and the rest was done
