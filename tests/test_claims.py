@@ -85,6 +85,12 @@ def test_an_unknown_leaves_alone_what_a_job_removes():
     assert list(ov).index("defaults.node.schemes.sieve.th1") > list(ov).index(
         "defaults.node.schemes.sieve"
     )
+    # also when the job sets the key itself before that table (the unknown's value wins)
+    d2 = Declaration(
+        "t", [Unknown("b", ("a.b",), 1, "image", lo=0, hi=2, apply=lambda j, v: {"a.b": v})]
+    )
+    job = Job("j", "s.toml", {"a.b": 5, "a": {"c": 2}})
+    assert list(d2.overrides(job, d2.default_point()).items()) == [("a", {"c": 2}), ("a.b", 1)]
 
 
 # ---- statistics ------------------------------------------------------------------------------
@@ -126,6 +132,9 @@ def test_toy_map_matches_the_closed_form(tmp_path):
     # range; a Latin hypercube of N points puts one point in each 1/N of it
     exact = (toy.RATE_HI - toy.CLAIM_MBPS / 0.008) / (toy.RATE_HI - toy.RATE_LO)
     assert abs(float(r["fraction"]) - exact) <= 1 / N + 1e-3
+    # exactly: the points of the strata above the boundary's, and maybe the one in it
+    k = float(r["fraction"]) * N
+    assert abs(k - round(k)) < 1e-6 and round(k) in (math.floor(N * exact), math.ceil(N * exact))
     assert float(r["ci_low"]) < float(r["fraction"]) < float(r["ci_high"])
     assert int(r["evaluated"]) == 2 * N
     # the default rate (1 000/s) leaves the last Interests in flight: just below 8 Mbit/s
