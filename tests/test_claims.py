@@ -326,3 +326,18 @@ def test_a_killed_map_resumes_without_recomputing(tmp_path):
     after = _finished(out)
     assert all(after[k] == v for k, v in before.items())
     assert len(after) > len(before)  # and the rest was done
+
+
+def test_a_comparison_that_raises_is_recorded_not_fatal(tmp_path):
+    """A point where the paper's comparison raises (seed 004's rows divide by a throughput
+    that can be 0) is kept as "not evaluated", with where it raised, and not evaluated again."""
+    from dataclasses import replace
+
+    decl = replace(declaration("toy"), compare="builtins:divmod")  # divmod(outcomes, quick)
+    m = run_map(paper_module("toy"), decl, tmp_path / "m", points=3, n_jobs=1)
+    assert len(m.errors) == 4 and m.failed_runs == 0
+    assert all(e.startswith("the comparison raised TypeError") for e in m.errors.values())
+    cm = write_claim_map(m)
+    assert cm.counts["claims"] == 0 and "Points not evaluated (4)" in cm.markdown.read_text()
+    again = run_map(paper_module("toy"), decl, tmp_path / "m", points=3, n_jobs=1)
+    assert again.evaluated_now == 0 and len(again.errors) == 4

@@ -91,8 +91,14 @@ def evaluate(t: EvalTask) -> dict:
             ]
         }
     except Exception as e:  # noqa: BLE001 - a point where the comparison fails is data
+        import traceback
+
         first = str(e).strip().splitlines()
-        data = {"error": f"{type(e).__name__}: {first[0] if first else ''}"}
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        data = {
+            "error": f"the comparison raised {type(e).__name__}: {first[0] if first else ''} "
+            f"(at {Path(where.filename).name}:{where.lineno})"
+        }
     _write_atomic(Path(t.path), data)
     return data
 
@@ -113,6 +119,7 @@ class MapRun:
     errors: dict[tuple[str, int], str] = field(default_factory=dict)
     runs: int = 0
     runs_done_now: int = 0
+    failed_runs: int = 0  # runs of (point, seed) pairs that could not be evaluated for them
     evaluated_now: int = 0
     wall_s: float = 0.0
     design_seed: int = 0
@@ -215,6 +222,7 @@ def _evaluate_all(result: MapRun, mod, records, backend, on_progress) -> None:
         if bad:
             result.rows[ps] = None
             result.errors[ps] = f"{len(bad)} runs failed (e.g. {bad[0]})"
+            result.failed_runs += len(bad)
             continue
         path = result.root / ROWS_DIR / _rows_name(ref, result.quick, runs)
         if path.is_file():
@@ -226,6 +234,7 @@ def _evaluate_all(result: MapRun, mod, records, backend, on_progress) -> None:
         on_progress("evaluation", state)
     pending = list(reversed(todo))
     inflight: dict[Any, tuple[str, int]] = {}
+    started = time.perf_counter()
     try:
         while pending or inflight:
             while pending and len(inflight) < max(1, backend.window):
@@ -241,6 +250,8 @@ def _evaluate_all(result: MapRun, mod, records, backend, on_progress) -> None:
                 _take(result, ps, data)
                 state.done += 1
                 result.evaluated_now += 1
+                spent = time.perf_counter() - started
+                state.eta_s = spent / state.done * (state.total - state.skipped - state.done)
                 if on_progress is not None:
                     on_progress("evaluation", state)
     finally:
