@@ -102,8 +102,7 @@ def _keyed(rows: list[list[str]]):
 def claims_of(m: MapRun) -> list[Claim]:
     """Every row that can fail somewhere in the map, the default point's rows first."""
     claims: dict[tuple, Claim] = {}
-    order = [m.points[0]] + m.points[1:]
-    for p in order:
+    for p in m.points:  # the default first
         for s in range(m.seeds):
             rows = m.rows.get((p.id, s))
             for k, r in _keyed(rows or []):
