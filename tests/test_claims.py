@@ -346,3 +346,10 @@ def test_a_comparison_that_raises_is_recorded_not_fatal(tmp_path):
     assert cm.counts["claims"] == 0 and "Points not evaluated (4)" in cm.markdown.read_text()
     again = run_map(paper_module("toy"), decl, tmp_path / "m", points=3, n_jobs=1)
     assert again.evaluated_now == 0 and len(again.errors) == 4
+
+
+def test_fresh_discards_the_evaluations_too(tmp_path):
+    out = tmp_path / "m"
+    run_map(paper_module("toy"), declaration("toy"), out, points=3, n_jobs=1)
+    again = run_map(paper_module("toy"), declaration("toy"), out, points=3, n_jobs=1, fresh=True)
+    assert again.runs_done_now == 4 and again.evaluated_now == 4

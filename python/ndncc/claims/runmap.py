@@ -16,6 +16,7 @@ import hashlib
 import importlib
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, wait
@@ -184,6 +185,8 @@ def run_map(
     store = Store(root)
     with store.locked():
         store, expect = open_store(root, mod.PAPER, mix_commits, fresh)
+        if fresh:  # the evaluations go with the runs they read
+            shutil.rmtree(root / ROWS_DIR, ignore_errors=True)
         planner = Planner(root, False, expect, f"{mod.PAPER} unknowns")
         tasks, plan = plan_map(mod, decl, root, planner, pts, seeds, quick)
         result = MapRun(
