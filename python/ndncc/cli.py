@@ -312,7 +312,11 @@ def cmd_plot(args: argparse.Namespace) -> int:
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from . import experiments
     from .cli_campaign import EXIT_RUNS_FAILED, _jobs_and_dask, reproduce_all, run_reproduction
+    from .cli_claims import check_flags, reproduce_unknowns
 
+    check_flags(args)
+    if args.unknowns:
+        return reproduce_unknowns(args)
     if args.all:
         if args.paper is not None:
             raise InputError(f"give a paper ({args.paper}) or --all, not both")
@@ -504,6 +508,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--jobs", type=int, metavar="N", help="parallel runs (default: one per core)")
     rp.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     cli_campaign.add_campaign_flags(rp)
+    from . import cli_claims
+
+    cli_claims.add_flags(rp)
     rp.set_defaults(func=cmd_reproduce)
     cli_campaign.add_commands(sub)
 

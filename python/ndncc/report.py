@@ -373,12 +373,15 @@ def build_html(src: str | Path) -> str:
     repro = [root] if (root / "comparison.csv").is_file() else []
     repro += sorted(d for d in root.iterdir() if d.is_dir() and (d / "comparison.csv").is_file())
     store = Store(root)
-    has_grid = store.exists() and not repro
+    from .claims.html import claim_sections, has_map
+
+    has_grid = store.exists() and not repro and not has_map(root)
     if has_grid:
         title = (_sweep_config(root).get("spec") or {}).get("sweep", {}).get("name", root.name)
         sections.append((f"Sweep {title}", _sweep_section(root)))
     for d in repro:
         sections.append((_title(d), _reproduction_section(d)))
+    sections += claim_sections(root)
     if not sections:
         raise FileNotFoundError(
             f"{root}: nothing to report (no result store with runs/, no comparison.csv); "

@@ -1,0 +1,199 @@
+"""Seed 001's unknowns (the claim map, ``docs/unknowns.md``): the timer τ the authors ran ICP
+and HR-ICP with (not printed), Fig. 7's and Fig. 9's link delays (images), the size of the
+Interest-direction queues (the paper sizes only the outbound Data queue, bandwidth × 300 ms)
+and RIC's initial window (not printed).
+
+Where an unknown applies: each τ to the runs of its scheme that use the default τ (the τ sweep
+and ICP's variants keep theirs); Fig. 7's delays to the multi-source runs (the ICTP runs at
+other A–C delays keep theirs); Fig. 9's to the fairness topology's access links (the fairness
+and Fig. 11 runs); the Interest-direction queue, as a share ρ of the link's own queue, to every
+link of every run; RIC's initial window to every receiver running CHoPCoP's controller.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from pathlib import Path
+
+from ..claims.unknowns import Constraint, Declaration, Unknown
+from ..units import parse_size
+from . import chopcop
+
+TOPOLOGIES = ("baseline.toml", "multi-source.toml", "fairness.toml", "seven-node.toml")
+
+
+def _file(job) -> str:
+    return Path(job.scenario).name
+
+
+def _apps_with(job, controller: str) -> list[str]:
+    """The apps of the job whose controller (the job's override, else the file's) is this."""
+    out = []
+    for name, ctl in _file_apps(job.scenario).items():
+        if job.overrides.get(f"apps[{name}].controller", ctl) == controller:
+            out.append(name)
+    return out
+
+
+@functools.cache
+def _toml(path: str) -> dict:
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+def _file_apps(path: str) -> dict[str, str | None]:
+    return {a["name"]: a.get("controller") for a in _toml(path).get("apps", [])}
+
+
+def _tau(hbh: bool):
+    def apply(job, value) -> dict:
+        schemes = job.overrides.get("defaults.node.schemes")
+        if (isinstance(schemes, dict) and "hbh" in schemes) != hbh:
+            return {}
+        out = {}
+        for a in _apps_with(job, "icp"):
+            if job.overrides.get(f"apps[{a}].tau") == chopcop.ICP_TAU:
+                out[f"apps[{a}].tau"] = f"{value:g}ms"
+        return out
+
+    return apply
+
+
+def _multi_link(index: int):
+    def apply(job, value) -> dict:
+        k = f"links[{index}].delay"
+        if _file(job) != "multi-source.toml" or k in job.overrides:
+            return {}
+        return {k: f"{value:g}ms"}
+
+    return apply
+
+
+def _fig9(job, value) -> dict:
+    if _file(job) != "fairness.toml":
+        return {}
+    return {"links[2].delay": f"{value:g}ms", "links[3].delay": f"{value:g}ms"}
+
+
+def _interest_queue(job, value) -> dict:
+    """queue_ba (the Interest direction: every link is [upstream, downstream]) = ρ × queue."""
+    out = {}
+    for i, link in enumerate(_toml(job.scenario).get("links", [])):
+        size = parse_size(link["queue"])
+        out[f"links[{i}].queue_ba"] = f"{max(1, round(value * size / 1000))}KB"
+    return out if value != 1.0 else {}
+
+
+def _initial_window(job, value) -> dict:
+    return {f"apps[{a}].initial_window": value for a in _apps_with(job, "chopcop")}
+
+
+def declaration() -> Declaration:
+    return Declaration(
+        chopcop.PAPER,
+        [
+            Unknown(
+                "ICP τ",
+                ("apps[<receiver>].tau",),
+                300.0,
+                "not printed",
+                lo=100.0,
+                hi=800.0,
+                scale="log",
+                unit="ms",
+                note="ICP's fixed timer; the runs at the default τ (the τ sweep keeps its own)",
+                apply=_tau(hbh=False),
+            ),
+            Unknown(
+                "HR-ICP τ",
+                ("apps[<receiver>].tau",),
+                300.0,
+                "not printed",
+                lo=100.0,
+                hi=800.0,
+                scale="log",
+                unit="ms",
+                note="HR-ICP's receivers (ICP's timer under HbH's quota shaper)",
+                apply=_tau(hbh=True),
+            ),
+            Unknown(
+                "Fig. 7 A–C delay",
+                ("links[0].delay",),
+                50.0,
+                "image",
+                lo=10.0,
+                hi=100.0,
+                scale="log",
+                unit="ms",
+                note="multi-source topology, the far source (the ICTP runs at 20 / 30 ms keep "
+                "theirs)",
+                apply=_multi_link(0),
+            ),
+            Unknown(
+                "Fig. 7 B–C delay",
+                ("links[1].delay",),
+                10.0,
+                "image",
+                lo=1.0,
+                hi=50.0,
+                scale="log",
+                unit="ms",
+                note="multi-source topology, the near source",
+                apply=_multi_link(1),
+            ),
+            Unknown(
+                "Fig. 9 access delay",
+                ("links[2].delay", "links[3].delay"),
+                100.0,
+                "image",
+                lo=20.0,
+                hi=150.0,
+                scale="log",
+                unit="ms",
+                note="fairness topology: C–D and C–E (the fairness and Fig. 11 runs)",
+                apply=_fig9,
+            ),
+            Unknown(
+                "Interest queue share ρ",
+                ("links[*].queue_ba",),
+                1.0,
+                "not printed",
+                lo=0.01,
+                hi=1.0,
+                scale="log",
+                unit="",
+                note="the Interest-direction queue of every link as a share of its Data-"
+                "direction queue (ours: the same size, one transmit queue per face)",
+                apply=_interest_queue,
+            ),
+            Unknown(
+                "RIC initial window",
+                ("apps[<receiver>].initial_window",),
+                1,
+                "not printed",
+                lo=1,
+                hi=20,
+                scale="log",
+                unit="chunks",
+                suffix=False,
+                integer=True,
+                note="every receiver running CHoPCoP's RIC",
+                apply=_initial_window,
+            ),
+        ],
+        [
+            Constraint(
+                "the router's outgoing data queue is 1 500 KB, Q_max = 0.9·C = 1 350 KB",
+                "seed 001 §V-B",
+            ),
+            Constraint("outbound Data queue = bandwidth × 300 ms on every router", "seed 001 §IV"),
+            Constraint(
+                "CHoPCoP's total throughput is about 5× ICP's and HR-ICP's (Table III)",
+                "seed 001 §V-F",
+                (("7-node topology (Table III)", ""),),
+            ),
+        ],
+        notes="Every experiment of `ndncc reproduce chopcop` runs at each point (its "
+        "comparison needs them all).",
+    )
