@@ -300,3 +300,16 @@ def test_every_candidate_lists_the_required_rows_it_fails(rep):
     if "PCON" in sieve.variants():
         assert all("vs PCON: " in v and "vs PCON (20 KB): " in v for v in verdicts.values())
         assert "dumbbell std" in alone.split("vs PCON: ")[1]
+
+
+def test_a_gain_over_a_baseline_that_delivered_nothing_is_a_number_not_a_crash():
+    # a claim map's point where PCON delivered nothing after the start-up raised
+    # ZeroDivisionError in pcon_rows (2 of 64 points of the first sieve map)
+    import math
+
+    from ndncc.experiments.sieve_rows import gain_pct
+
+    assert gain_pct(12.0, 10.0) == pytest.approx(20.0)
+    assert gain_pct(8.0, 10.0) == pytest.approx(-20.0)
+    assert gain_pct(5.0, 0.0) == math.inf
+    assert math.isnan(gain_pct(0.0, 0.0))

@@ -137,19 +137,27 @@ def vs_name(pcon: str) -> str:
     return "PCON" if pcon == "PCON" else "PCON (20 KB)"
 
 
+def gain_pct(ours: float, theirs: float) -> float:
+    """How much more `ours` is than `theirs`, in % of `theirs`: +inf when theirs is 0 and ours is
+    not (a baseline that delivered nothing), NaN when both are 0 (no gain either way)."""
+    if theirs == 0:
+        return float("inf") if ours > 0 else float("nan")
+    return 100 * (ours / theirs - 1)
+
+
 def pcon_rows(res: dict, scen: str, exp: str, label: str, pcon: str = "PCON") -> list[Row]:
     """ndnSieve beside the PCON baseline `pcon` in the same scenario."""
     o, p = res[key(scen, label)], res[key(scen, pcon)]
     name = vs_name(pcon)
     out = []
-    gain = 100 * (total_throughput(o) / total_throughput(p) - 1)
+    gain = gain_pct(total_throughput(o), total_throughput(p))
     paper_gain = PAPER_GAIN if scen in ("dumbbell", "multipath 1") else None
     out.append(
         Row(exp, f"total-throughput gain over {name}", label, paper_gain, gain, "%",
             "goal > 0", gain > 0)
     )  # fmt: skip
     # the same after the start-up: where the whole-run gap comes from (ramp or steady state)
-    steady = 100 * (total_throughput(o, STEADY_FROM_S) / total_throughput(p, STEADY_FROM_S) - 1)
+    steady = gain_pct(total_throughput(o, STEADY_FROM_S), total_throughput(p, STEADY_FROM_S))
     out.append(
         Row(exp, f"total-throughput gain over {name} after {STEADY_FROM_S:g} s", label, None,
             steady, "%", "reported", None)
