@@ -71,6 +71,22 @@ CLEAR_EXCEPTIONS = {
     "EmulateError",
 }
 
+# messages that come from inside Python or a library, not from a check of the user's input
+INTERNAL_MESSAGES = (
+    "dictionary update sequence",
+    "string pattern on a bytes-like",
+    "has no attribute",
+    "is not subscriptable",
+    "is not iterable",
+    "unsupported operand",
+    "not supported between instances",
+    "'NoneType'",
+    "index out of range",
+    "unhashable type",
+    "object cannot be interpreted as",
+    "argument must be",
+)
+
 TINY = """\
 [scenario]
 name = "tiny"
@@ -155,6 +171,9 @@ def classify(
     if crash:
         return "traceback", f"output holds {crash!r}"
     if case.code is not None:
+        if case.expect == "ok":
+            returned = "\nRETURNED" in "\n" + output and not problem
+            return ("clear", "control: ok") if returned else ("silent", "control failed")
         return _classify_api(output, problem)
     if problem:
         return "silent", problem
@@ -178,6 +197,9 @@ def _classify_api(output: str, problem: str | None) -> tuple[str, str]:
         _, kind, message = (last.split(" ", 2) + [""])[:3]
         if kind not in CLEAR_EXCEPTIONS:
             return "traceback", f"{kind}: {message}"
+        internal = next((m for m in INTERNAL_MESSAGES if m in message), None)
+        if internal:
+            return "traceback", f"{kind} from inside Python, not about the input: {message}"
         return "clear", f"{kind}: {message}"
     if problem:
         return "silent", problem
@@ -233,7 +255,9 @@ def scenario_cases() -> list[Case]:
         "unknown key in a link": good.replace('delay = "5ms"', 'delay = "5ms"\nbandwith = 1', 1),
         "unknown key in an app": tiny("rate = 100\nrat = 5\n"),
         "unknown app kind": tiny("rate = 100\n").replace('kind = "consumer"', 'kind = "eater"'),
-        "consumer prefix nobody serves": tiny().replace('prefix = "/p"\n', 'prefix = "/q"\n', 2),
+        "consumer prefix nobody serves": tiny('prefix = "/q"\nrate = 100\n').replace(
+            'kind = "consumer"\nprefix = "/p"\n', 'kind = "consumer"\n'
+        ),
         "prefix not a name": tiny().replace('prefix = "/p"', 'prefix = "p q"'),
         "app on a missing node": tiny().replace('node = "C"', 'node = "Z"'),
         "rate zero": tiny("rate = 0\n"),
@@ -493,6 +517,33 @@ POSITIONAL = {
 }
 
 
+# `ndncc bench forwarder`'s own flags (the others are the simulator benchmark's)
+BENCH_FORWARDER = {"--forwarder", "--faces", "--window", "--payload", "--duration", "--warmup"}
+BENCH_FORWARDER |= {"--threads"}
+
+
+def _context(cmd: str, flag: str) -> list[str]:
+    """Valid arguments beside the bad one, so that a bad value accepted without a word costs a
+    moment (a 1-second scenario, a short benchmark), never a long run or the network."""
+    if cmd == "run":
+        return ["--out", "o", "--no-figures", "-q"]
+    if cmd == "sweep":
+        return ["--out", "o", "-q"]
+    if cmd == "bench":
+        if flag in BENCH_FORWARDER:
+            keep = [] if flag in ("--duration", "--warmup") else ["--duration", "0.3s"]
+            return ["forwarder", *keep, *([] if flag == "--warmup" else ["--warmup", "0s"])]
+        return [] if flag == "--workload" else ["--workload", "scale-10"]
+    if cmd in ("sendloop", "clock-probe") and flag != "--duration":
+        return ["--duration", "0.2s"]
+    if cmd in ("consumer", "producer"):
+        extra = [] if flag == "--prefix" else ["--prefix", "/p"]
+        if flag != "--forwarder":
+            extra += ["--forwarder", "unix:///nonexistent/ndncc-bad-inputs.sock"]
+        return extra
+    return []
+
+
 def flag_cases(parser: argparse.ArgumentParser) -> list[Case]:
     cases = []
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -505,19 +556,16 @@ def flag_cases(parser: argparse.ArgumentParser) -> list[Case]:
                 continue
             flag = a.option_strings[-1]
             if a.choices:
-                value = "not-a-choice"
+                values = ["not-a-choice"]
             elif a.type in (int, float):
-                value = "x1"
+                values = ["x1"] + ([] if cmd == "emulate" else ["-1"])
             elif flag in BAD_TEXT:
-                value = BAD_TEXT[flag]
+                values = [BAD_TEXT[flag]]
             else:
                 continue
-            argv = [cmd, *pos, flag, value]
-            if cmd in ("run", "sweep"):
-                argv += ["--out", "o"]
-            if cmd == "run":
-                argv += ["--no-figures", "-q"]
-            cases.append(Case("flags", f"{cmd} {flag} {value}", argv, files=files, timeout=60))
+            for value in values:
+                argv = [cmd, *pos, *_context(cmd, flag), flag, value]
+                cases.append(Case("flags", f"{cmd} {flag} {value}", argv, files=files, timeout=60))
         if pos and cmd not in ("plot", "report"):
             cases.append(Case("flags", f"{cmd} on a missing file", [cmd, "missing.toml"]))
     cases.append(Case("flags", "no command", []))
@@ -905,7 +953,7 @@ def api_cases() -> list[Case]:
         "Result.load(None)": "ndncc.Result.load(None)",
         "load_sweep(a missing folder)": "ndncc.load_sweep('nope')",
         "load_sweep(a file)": "ndncc.load_sweep('s.toml')",
-        "load_sweep(an empty folder)": "import os; os.mkdir('e'); ndncc.load_sweep('e')",
+        "load_sweep(an empty folder)": "import os\nos.mkdir('e')\nndncc.load_sweep('e')",
         "load_sweep(123)": "ndncc.load_sweep(123)",
         "Result.save(123)": "ndncc.run('s.toml').save(123)",
         "Result.save(under a file)": "ndncc.run('s.toml').save('s.toml/x')",

@@ -44,6 +44,9 @@ def test_the_classifier_tells_the_outcomes_apart(harness):
     assert outcome(ok, 3, "s.toml: problem") == "silent"  # a broken control shows
     assert outcome(api, None, "RAISED TypeError expected a path") == "clear"
     assert outcome(api, None, "RAISED AttributeError 'int' has no attribute") == "traceback"
+    assert outcome(api, None, "RAISED ValueError dictionary update sequence element #0") == (
+        "traceback"
+    )  # a message from inside Python, not a check of the input
     assert outcome(api, None, "RETURNED <Result>") == "silent"
     assert outcome(api, None, "WARNED careful\nRETURNED <Result>") == "clear"
     assert outcome(api, None, "Segmentation fault") == "traceback"
