@@ -177,6 +177,8 @@ def classify(
         return _classify_api(output, problem)
     if problem:
         return "silent", problem
+    if problem == "":  # the case's own check verified the outcome (a repair, a clean stop)
+        return "clear", "verified: " + (first_line(output) or f"exit {rc}")
     if case.expect == "ok":
         return ("clear", "control: ok") if rc == 0 else ("silent", f"control failed ({rc})")
     if rc == 0:
@@ -597,9 +599,10 @@ def flag_cases(parser: argparse.ArgumentParser) -> list[Case]:
     cases.append(
         Case(
             "flags",
-            "sweep spec without a grid",
+            "control: sweep spec without a grid (one point)",
             ["sweep", "sw.toml", "--out", "o"],
             files={"sw.toml": "[sweep]\nscenario = 's.toml'\n", "s.toml": tiny()},
+            expect="ok",
         )
     )
     cases.append(Case("flags", "reproduce an unknown paper", ["reproduce", "nope"]))
@@ -847,21 +850,28 @@ def damaged_cases(fx: Fixtures) -> list[Case]:
 
 
 def _store_repaired(d: Path, output: str) -> str | None:
-    """After a re-sweep over a damaged run: every run's run.json reads again."""
-    for rj in (d / "store" / "runs").glob("*/run.json"):
+    """After a re-sweep over a damaged run: every run's files read again ("" when they do)."""
+    import pyarrow.parquet as pq
+
+    for f in sorted((d / "store" / "runs").glob("*/*")):
         try:
-            json.loads(rj.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            return f"{rj.parent.name}/run.json still damaged after a re-sweep"
-    return None
+            if f.suffix == ".json":
+                json.loads(f.read_text(encoding="utf-8"))
+            elif f.suffix == ".parquet":
+                pq.read_table(f)
+        except Exception:  # noqa: BLE001 - any failure to read is damage
+            return f"{f.parent.name}/{f.name} still damaged after a re-sweep"
+    return ""
 
 
 # ---- signals ---------------------------------------------------------------------------------
 
 
 def _no_staging(d: Path, output: str) -> str | None:
+    """After a signal: no staging folder left ("" when none: a clean stop, whatever it
+    printed — a process ended by SIGTERM may say nothing)."""
     left = [p.name for p in d.rglob(".ndncc-save-*")]
-    return f"left {', '.join(left)}" if left else None
+    return f"left {', '.join(left)}" if left else ""
 
 
 def signal_cases() -> list[Case]:

@@ -40,6 +40,7 @@ def test_the_classifier_tells_the_outcomes_apart(harness):
     assert outcome(bad, None, "", timed_out=True) == "hang"
     assert outcome(bad, 0, "", lost=["o/summary.json"]) == "data loss"
     assert outcome(bad, 0, "ok", problem="left .ndncc-save-1") == "silent"
+    assert outcome(bad, -15, "", problem="") == "clear"  # the case's check verified a clean stop
     assert outcome(ok, 0, "s.toml: OK") == "clear"
     assert outcome(ok, 3, "s.toml: problem") == "silent"  # a broken control shows
     assert outcome(api, None, "RAISED TypeError expected a path") == "clear"
