@@ -229,6 +229,39 @@ def test_cli_consumer_without_forwarder_is_one_line(tmp_path, capsys):
     assert err.startswith("error: cannot connect to unix://") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--prefix", "/x", "--seed", "-1"], "--seed -1: a seed is a whole number from 0 to "),
+        (["--prefix", "/x", "--seed", str(2**64)], f"--seed {2**64}: a seed is a whole number"),
+        (["--prefix", "abc"], "--prefix 'abc': prefix 'abc' must start with '/' (fix: write"),
+        (["--prefix", "/x", "--duration", "1s", "--stop", "2s"],
+         "--stop 2s is not before --duration 1s"),
+        (["--prefix", "/x", "--duration", "1s", "--stop", "1s"], "--stop 1s is not before"),
+    ],
+)  # fmt: skip
+def test_cli_consumer_flags_are_checked_before_connecting(tmp_path, capsys, flags, message):
+    """One line, naming the flag, before the (missing) forwarder is reached."""
+    code = main(["consumer", "--forwarder", f"unix://{tmp_path}/none.sock", *flags])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    assert err.startswith(f"error: {message}") and err.count("\n") == 1, err
+
+
+def test_cli_consumer_names_a_udp_forwarder_that_refuses(capsys):
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    code = main(["consumer", "--forwarder", f"udp://127.0.0.1:{port}", "--prefix", "/x",
+                 "--duration", "3s"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 3
+    assert err.startswith(f"error: no forwarder at udp://127.0.0.1:{port}: connection refused"), err
+    assert err.count("\n") == 1
+
+
 def test_cli_bad_setting_names_the_key(capsys):
     code = main(["consumer", "--prefix", "/x", "controller=nope"])
     err = capsys.readouterr().err

@@ -86,12 +86,57 @@ def test_the_highest_rate_a_controller_may_reach_is_counted():
     assert err.value.problems[0].key == "apps[0].max_rate"
 
 
-def test_window_consumers_are_not_counted(monkeypatch):
-    monkeypatch.setattr(budget, "machine_memory", lambda: 10**6)
-    text = LINE.format(rate=1, duration="1s", extra="").replace(
-        'controller = "constant-rate"\nrate = 1', 'controller = "fixed-window"\nwindow = 10'
+def window(controller: str, setting: str, extra: str = "") -> str:
+    return LINE.format(rate=1, duration="1s", extra=extra).replace(
+        'controller = "constant-rate"\nrate = 1', f'controller = "{controller}"\n{setting}'
     )
-    assert not ndncc.Scenario.from_toml_str(text).warnings
+
+
+def test_a_small_window_is_not_warned_about(monkeypatch):
+    monkeypatch.setattr(budget, "machine_memory", lambda: 10**6)
+    # 10 × 700 B = 7 kB, below 1/8 of 1 MB
+    assert not ndncc.Scenario.from_toml_str(window("fixed-window", "window = 10")).warnings
+
+
+def test_the_largest_window_is_refused_before_the_run(tmp_path, capsys):
+    """window = 4294967295 (the documented maximum) used to pass validate and abort the run
+    with an allocation failure: all of it is sent when the consumer starts."""
+    text = window("fixed-window", "window = 4294967295")
+    with pytest.raises(ndncc.ScenarioError) as err:
+        ndncc.Scenario.from_toml_str(text).resolve()
+    (p,) = err.value.problems
+    assert p.key == "apps[0].window"
+    assert "4.29e+09 Interests outstanding" in p.problem and "3.01 TB" in p.problem
+    assert "lower window to at most" in p.fix and "\n" not in str(p)
+    path = tmp_path / "w.toml"
+    path.write_text(text)
+    out = ["--out", str(tmp_path / "o")]
+    for argv in (["validate", str(path)], ["run", str(path), *out]):
+        assert cli.main(argv) == 3
+        err = capsys.readouterr().err
+        assert "apps[0].window" in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_window_controllers_count_their_largest_window_and_max_seq_caps_it(monkeypatch):
+    monkeypatch.setattr(budget, "machine_memory", lambda: 16 * 10**9)
+    # 4e6 × 700 B = 2.8 GB: above 1/8 of 16 GB, a warning
+    (w,) = ndncc.Scenario.from_toml_str(window("icp", "initial_window = 4e6")).warnings
+    assert w.key == "apps[0].initial_window" and "2.8 GB" in w.problem
+    # sieve's too; a min_window above initial_window is refused (issue 26, as ICP's and RIC's
+    # are), so no controller holds more than its initial_window from its floor
+    sieve = window("sieve", "initial_window = 4e6\nmin_window = 4e6")
+    (w,) = ndncc.Scenario.from_toml_str(sieve).warnings
+    assert w.key in ("apps[0].initial_window", "apps[0].min_window") and "2.8 GB" in w.problem
+    # at most max_seq sequence numbers are ever asked for
+    capped = window("fixed-window", "window = 4294967295", extra="max_seq = 1000")
+    assert not ndncc.Scenario.from_toml_str(capped).warnings
+    # the fix's window fits
+    with pytest.raises(ndncc.ScenarioError) as err:
+        ndncc.Scenario.from_toml_str(window("fixed-window", "window = 20000000")).resolve()
+    safe = float(err.value.problems[0].fix.split("at most ")[1].split(" ")[0])
+    assert safe * budget.BYTES_PER_INTEREST <= 0.5 * 16e9
+    ok = ndncc.Scenario.from_toml_str(window("fixed-window", f"window = {int(safe)}"))
+    assert len(ok.warnings) == 1
 
 
 def deep(levels: int, open_: str = "[", close: str = "]") -> str:

@@ -145,6 +145,7 @@ def test_sendloop_command_writes_the_rate_series(tmp_path, capsys):
         ["--load", "0s-1s:1000"],
         ["--engine", "rmc", "--granularity", "1ms"],  # would be ignored
         ["--engine", "rfc3448", "--period", "1ms"],
+        ["--engine", "rmc", "--period", "1s", "--duration", "1s"],  # one turn of the loop
         ["--out", "/proc/no/such/dir"],
     ],
 )

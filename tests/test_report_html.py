@@ -193,3 +193,45 @@ def test_reproduce_resumes_from_its_store(tmp_path):
     again = {p.parent.name: p.stat().st_mtime_ns for p in tmp_path.glob("runs/*/run.json")}
     assert len(first) == 2 and first == again
     assert (tmp_path / "comparison.csv").read_bytes() == csv1
+
+
+def test_report_and_report_md_give_the_same_verdicts(tmp_path):
+    """A reproduction with a row within, one outside and one only reported: `ndncc report`
+    counts as report.md does (1 of 2, the reported row in neither) and marks the reported row
+    with neither ✅ nor ❌ (it used to say "1 of 3" and draw it as failed)."""
+    mod = mini_paper()
+    three = [
+        Row("linear", "within", "a", 1.0, 1.0, "Mbps", "±10 %", True),
+        Row("linear", "outside", "b", 1.0, 3.0, "Mbps", "±10 %", False),
+        Row("linear", "reported", "c", None, 2.0, "Mbps", "reported", None),
+    ]
+    mod.compare = lambda res, quick: three
+    mp = pytest.MonkeyPatch()
+    mp.setattr(experiments, "PAPERS", {"mini": mod})
+    try:
+        experiments.reproduce("mini", tmp_path, quick=True, n_jobs=1)
+    finally:
+        mp.undo()
+    said = "1 of 2 comparisons within tolerance (1 more reported without a tolerance)"
+    assert said in (tmp_path / "report.md").read_text()
+    assert main(["report", str(tmp_path)]) == 0
+    text = (tmp_path / "report.html").read_text()
+    assert said in text
+    marks = {
+        m.group(1): m.group(2)
+        for m in re.finditer(r'<td class="l">(\w+)</td>.*?<span class="v">(.)</span>', text)
+    }
+    assert marks == {"within": "✅", "outside": "❌", "reported": "—"}
+    md = (tmp_path / "report.md").read_text()
+    for metric, sign in marks.items():
+        assert re.search(rf"\| {metric} \|.*\| {sign} \|", md), metric
+
+
+def test_a_damaged_verdict_is_named(tmp_path, capsys):
+    (tmp_path / "comparison.csv").write_text(
+        "experiment,metric,condition,paper,expected,expected_source,ours,unit,tolerance,within\n"
+        "e,m,c,1,,,1,Mbps,±1 %,maybe\n"
+    )
+    assert main(["report", str(tmp_path)]) == 3
+    err = capsys.readouterr().err
+    assert "comparison.csv" in err and "'maybe'" in err and "Traceback" not in err

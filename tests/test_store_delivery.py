@@ -1,5 +1,6 @@
 """The campaign index's delivery ratio counts sequence numbers (chunks in chunked fetch)
-delivered over requested, as each consumer's own summary does — not Data per Interest."""
+delivered over those whose outcome is known, as each consumer's own summary does — not Data
+per Interest, and not counting those still in flight at the end as undelivered."""
 
 from __future__ import annotations
 
@@ -18,16 +19,17 @@ def app(**kw):
 
 
 def test_chunked_fetch_counts_complete_chunks():
-    # 12 chunk Interests (2 re-asks), 300 segments back, 7 of 10 chunks complete
-    row = summary_row(
-        {"apps": [app(interests_sent=12, data_received=300, requested=10, completed=7)]}
-    )
+    # 12 chunk Interests (2 re-asks, 5 timeouts), 300 segments back, 7 of 10 chunks complete,
+    # 3 given up
+    chunked = app(interests_sent=12, data_received=300, requested=10, completed=7, timeouts=5)
+    chunked["retransmissions"] = 2
+    row = summary_row({"apps": [chunked]})
     assert row["delivery_ratio"] == 0.7
     two = summary_row(
         {
             "apps": [
-                app(interests_sent=12, data_received=300, requested=10, completed=7),
-                app(interests_sent=30, data_received=29, requested=30, completed=29),
+                chunked,
+                app(interests_sent=30, data_received=29, requested=30, completed=29, timeouts=1),
             ]
         }
     )
@@ -35,7 +37,7 @@ def test_chunked_fetch_counts_complete_chunks():
 
 
 def test_old_summaries_fall_back_and_no_consumer_is_nan():
-    row = summary_row({"apps": [app(interests_sent=10, data_received=9)]})
+    row = summary_row({"apps": [app(interests_sent=10, data_received=9, timeouts=1)]})
     assert row["delivery_ratio"] == 0.9
     assert math.isnan(summary_row({"apps": []})["delivery_ratio"])
 
@@ -48,5 +50,7 @@ def test_a_chunked_run_agrees_with_its_consumer_summary():
     a = r.summary["apps"][0]
     assert a["requested"] >= a["completed"] > 0
     assert a["data_received"] > a["interests_sent"]  # 32 segments per chunk Interest
+    lost = a["requested"] - a["completed"] - a["in_flight_at_end"]
+    assert lost >= 0
     row = summary_row(r.summary)
-    assert row["delivery_ratio"] == a["delivery_ratio"] == a["completed"] / a["requested"]
+    assert row["delivery_ratio"] == a["delivery_ratio"] == a["completed"] / (a["completed"] + lost)

@@ -58,3 +58,41 @@ def test_fairness_leaves_out_consumers_that_never_ran():
     assert late["interests_sent"] == 0
     assert s["fairness_consumers"] == 2
     assert s["fairness_jain"] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_delivery_and_loss_count_the_same_outcomes_in_the_table_and_the_summary(tmp_path, capsys):
+    """Interests still in flight at the end are neither delivered nor lost: the CLI's
+    "delivery" column, summary.json's delivery_ratio and loss_rate, and the store index all
+    say so (the table and delivery_ratio used to count them as not delivered: 0.8 here)."""
+    import json
+
+    from ndncc import cli
+    from ndncc.store import summary_row
+
+    path = tmp_path / "line.toml"
+    path.write_text(line().consumer("C", "/p", rate=500, name="c").to_toml())
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--no-figures"]) == 0
+    table = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("│ c "))
+    a = json.loads((tmp_path / "out" / "summary.json").read_text())["apps"][0]
+    assert a["in_flight_at_end"] >= 90 and a["timeouts"] == a["nacks_received"] == 0
+    assert a["delivery_ratio"] == 1.0 and a["loss_rate"] == 0.0
+    cells = [c.strip() for c in table.split("│")[1:-1]]
+    assert cells[-3] == "1.0000", table  # delivery, then the two delays
+    assert str(a["in_flight_at_end"]) in cells, table
+    assert summary_row({"apps": [a]})["delivery_ratio"] == 1.0
+
+
+def test_delivery_and_loss_add_up_over_known_outcomes():
+    # chunked fetch: 10 chunks asked, 7 complete, 2 given up (3 timeouts, 1 re-ask), 1 in
+    # flight; segments (300 Data) do not enter the ratios
+    from ndncc.outcomes import Outcomes, delivery_ratio, loss_rate, outcomes
+
+    a = dict(interests_sent=11, data_received=300, requested=10, completed=7, timeouts=3)
+    a["retransmissions"] = 1
+    o = outcomes(a)
+    assert o == Outcomes(delivered=7, lost=2, in_flight=1)
+    assert delivery_ratio(o) == 7 / 9 and loss_rate(o) == 2 / 9
+    # summaries without requested / completed count Interests and Data
+    old = dict(interests_sent=12, data_received=8, nacks_received=1, timeouts=2, retransmissions=2)
+    assert outcomes(old) == Outcomes(delivered=8, lost=1, in_flight=1)
+    assert delivery_ratio(outcomes({})) is None

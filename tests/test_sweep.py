@@ -13,7 +13,7 @@ from ndncc import campaign, stats
 from ndncc.campaign import eta_seconds, longest_first, next_seed_count, run_sweep
 from ndncc.cli import main
 from ndncc.store import Store, StoreError, run_key
-from ndncc.sweepspec import CiTarget, SweepSpec, parse_ci_target
+from ndncc.sweepspec import CiTarget, SweepSpec, SweepSpecError, parse_ci_target
 
 ROOT = Path(__file__).resolve().parents[1]
 DUMBBELL = ROOT / "scenarios" / "sf-clock" / "dumbbell-2.toml"
@@ -158,6 +158,19 @@ def test_spec_expands_grid_axes_and_seeds(tmp_path):
         ('[sweep]\nscenario = "{s}"\n[grid]\nseed = [1, 2]', "grid.seed: 'seed' is a column"),
         ('[sweep]\nscenario = "{s}"\n[until_ci]\nmetric = "x"\nwidth = "-1"', "until_ci.width"),
         ('[sweep]\nscenario = "{s}"\n[report]\nx = "depth"', "report.x: no axis named 'depth'"),
+        (
+            '[sweep]\nscenario = "{s}"\n[report]\nmetrics = ["throughput_mbps", "thruput"]',
+            "report.metrics[1]: unknown metric 'thruput' (fix: did you mean 'throughput_mbps'?",
+        ),
+        (
+            '[sweep]\nscenario = "{s}"\n[report]\nmetrics = ["apps.c1.delay_ms_p999"]',
+            "report.metrics[0]: unknown metric 'apps.c1.delay_ms_p999' (fix: a consumer's "
+            "metric is apps.NAME.delay_ms_p99)",
+        ),
+        (
+            '[sweep]\nscenario = "{s}"\n[until_ci]\nmetric = "thruput"\nwidth = 0.5',
+            "mini.toml: until_ci.metric: unknown metric 'thruput'",
+        ),
         ("[sweep\n", "not valid TOML"),
     ],
 )
@@ -167,6 +180,26 @@ def test_bad_specs_give_one_line_errors(tmp_path, capsys, text, expect):
     err = capsys.readouterr().err
     assert expect in err, err
     assert "Traceback" not in err
+
+
+def test_report_metrics_take_every_index_metric(tmp_path):
+    metrics = ["throughput_mbps", "drops", "apps.c1.delay_ms_p99", "apps.a.b.loss_rate"]
+    text = f'[sweep]\nscenario = "{DUMBBELL}"\n[report]\nmetrics = {metrics + ["wall_time_s"]}'
+    spec = SweepSpec.load(write_spec(tmp_path, text.replace("'", '"')))
+    assert spec.report_metrics == [*metrics, "wall_time_s"]
+
+
+def test_an_until_ci_metric_from_the_spec_is_blamed_on_the_spec(tmp_path):
+    """run_sweep checks the metric against the store's runs too: one from the spec's
+    [until_ci] is blamed on the spec file's key, not on the command line."""
+    spec = SweepSpec.from_dict({"sweep": {"scenario": str(DUMBBELL)}}, source="s.toml")
+    spec.until_ci = [CiTarget("nope", 1.0, False)]  # past the reader's own check
+    with pytest.raises(SweepSpecError) as e:
+        run_sweep(spec, tmp_path / "o", jobs=1)
+    assert str(e.value).startswith("s.toml: until_ci.metric: unknown metric 'nope'")
+    with pytest.raises(SweepSpecError) as e:
+        run_sweep(spec, tmp_path / "o", jobs=1, until_ci=spec.until_ci)
+    assert str(e.value).startswith("<command line>: --until-ci nope=1")
 
 
 def test_bad_override_path_names_the_grid_point(tmp_path, capsys):

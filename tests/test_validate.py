@@ -1278,3 +1278,212 @@ def test_a_bin_far_too_fine_for_the_duration_is_refused():
 def test_timer_periods_below_a_microsecond_are_refused():
     expect(consumer(engine="rmc", period="1ns"), "apps[1].period", "below the smallest period")
     expect(consumer(engine="tick", tick="10ns"), "apps[1].tick", "below the smallest period")
+
+
+# ---- accepted but meaningless (issue 26, item 5) --------------------------------------------
+
+
+def warnings_of(data: dict | str, **overrides) -> list[Problem]:
+    sc = (
+        Scenario.from_toml_str(data, source="s.toml")
+        if isinstance(data, str)
+        else Scenario.from_dict(data, source="s.toml")
+    )
+    return sc.with_overrides(**overrides).warnings if overrides else sc.warnings
+
+
+def sieve_consumer(**keys) -> dict:
+    return BASE | {"apps": [BASE["apps"][0], {**BASE["apps"][1], "controller": "sieve", **keys}]}
+
+
+def test_sieve_start_per_data_without_per_window_is_refused():
+    expect(
+        sieve_consumer(start_per_data=True),
+        "apps[1].start_per_data",
+        "start_per_data changes nothing without per_window",
+        "set per_window = true, or remove start_per_data",
+    )
+    Scenario.from_dict(sieve_consumer(start_per_data=True, per_window=True)).validate()
+
+
+def test_sieve_min_window_above_initial_window_is_refused():
+    expect(
+        sieve_consumer(min_window=8),
+        "apps[1].min_window",
+        "initial_window (1) is below min_window (8)",
+        "set initial_window to at least 8",
+    )
+    expect(sieve_consumer(initial_window=2, min_window=4), "apps[1].initial_window", "below")
+    Scenario.from_dict(sieve_consumer(initial_window=8, min_window=8)).validate()
+
+
+SIEVE_NET = BASE | {
+    "defaults": {"node": {"schemes": {"sieve": {}}}},
+    "sdn": {"sieve": {}},
+}
+
+
+def test_router_th2_unlike_the_controllers_is_warned():
+    assert warnings_of(SIEVE_NET) == []
+    both = {"defaults.node.schemes.sieve.th2": 0.7, "sdn.sieve.th2": 0.7}
+    assert warnings_of(SIEVE_NET, overrides=both) == []
+    (w,) = warnings_of(SIEVE_NET, overrides={"defaults.node.schemes.sieve.th2": 0.7})
+    assert w.key == "sdn.sieve.th2", str(w)
+    assert "[sdn.sieve] th2 = 0.3 (its default), but the sieve router part has th2 = 0.7 at " in (
+        w.problem
+    )
+    assert "the same th2" in w.fix
+    (w,) = warnings_of(SIEVE_NET, overrides={"sdn.sieve.th2": 0.5, "nodes.R.schemes.sieve": {}})
+    assert "th2 = 0.5 (set)" in w.problem and "th2 = 0.3 at R, C, P" in w.problem, str(w)
+
+
+def mircc_multipath(strategy: str | None) -> dict:
+    data = copy.deepcopy(BASE)
+    data["apps"][1] |= {"controller": "mircc", "rate": 100, "multipath": True}
+    if strategy:
+        data["nodes"] = {"R": {"strategy": strategy}}
+    return data
+
+
+def test_mircc_multipath_without_class_multipath_is_warned():
+    (w,) = warnings_of(mircc_multipath(None))
+    assert w.key == "apps[1].multipath", str(w)
+    assert 'no node it can reach runs strategy = "class-multipath"' in w.problem
+    assert 'give node C strategy = "class-multipath"' in w.fix
+    assert warnings_of(mircc_multipath("class-multipath")) == []
+    assert len(warnings_of(mircc_multipath("multicast"))) == 1
+
+
+@pytest.mark.parametrize(
+    "keys, key",
+    [
+        ({"engine": "tick", "tick": "10s"}, "tick"),
+        ({"engine": "tick", "tick": "20s"}, "tick"),
+        ({"engine": "rmc", "period": "12s"}, "period"),
+        ({"clock": "granular", "clock_granularity": "10s"}, "clock_granularity"),
+        ({"engine": "tick", "tick": "6s", "start": "5s"}, "tick"),
+        ({"engine": "tick", "tick": "3s", "stop": "2s"}, "tick"),
+    ],
+)
+def test_a_clock_period_not_shorter_than_the_run_is_refused(keys, key):
+    data = copy.deepcopy(BASE)
+    data["apps"][1] |= {"rate": 100, **keys}
+    p = expect(data, f"apps[1].{key}", "is not shorter than the time the consumer sends")
+    assert "its clock would wake it once" in p.problem and "duration longer" in p.fix
+    # a run shortened by an override: said, not refused
+    sc = Scenario.from_dict(data, source="s.toml").with_overrides(duration="5500ms")
+    assert [w.key for w in sc.warnings] == [f"apps[1].{key}"]
+
+
+def test_a_clock_period_shorter_than_the_run_is_fine():
+    data = copy.deepcopy(BASE)
+    data["apps"][1] |= {"rate": 100, "engine": "tick", "tick": "9s"}
+    Scenario.from_dict(data).validate()
+
+
+STATIC = """
+[scenario]
+duration = "2s"
+[routing]
+mode = "static"
+[defaults.link]
+bandwidth = "10Mbps"
+delay = "5ms"
+[[links]]
+between = ["C", "R1"]
+[[links]]
+between = ["R1", "R2"]
+[[links]]
+between = ["R2", "P"]
+[[routes]]
+node = "C"
+prefix = "/p"
+next_hop = "R1"
+[[routes]]
+node = "R1"
+prefix = "/p"
+next_hop = "R2"
+{extra}
+[[routes]]
+node = "R2"
+prefix = "{prefix}"
+next_hop = {hop}
+[[apps]]
+node = "C"
+kind = "consumer"
+prefix = "/p/q"
+rate = 10
+[[apps]]
+node = "P"
+kind = "producer"
+prefix = "/p"
+"""
+
+ROUTE_R2_P = '[[routes]]\nnode = "R2"\nprefix = "/p"\nnext_hop = "P"'
+
+
+@pytest.mark.parametrize(
+    "prefix, hop, trail, extra",
+    [
+        ("/p", '"R1"', "C → R1 → R2 → R1, a loop", ""),
+        ("/p/q", '"R1"', "C → R1 → R2 → R1, a loop", ""),
+        ("/p/x", '"P"', "C → R1 → R2, where no route for it goes on", ""),
+        ("/p", '"P"', None, ""),
+        ("/p", '["R1", "P"]', None, ""),
+        # the longest prefix wins at R2: /p/q back to R1, not /p on to P
+        ("/p/q", '"R1"', "C → R1 → R2 → R1, a loop", ROUTE_R2_P),
+        ("/p", '"R1"', None, ROUTE_R2_P.replace('"/p"', '"/p/q"')),
+    ],
+)
+def test_a_static_loop_that_reaches_no_producer_is_warned(prefix, hop, trail, extra):
+    found = warnings_of(STATIC.format(prefix=prefix, hop=hop, extra=extra))
+    if trail is None:
+        assert found == [], "\n".join(map(str, found))
+        return
+    (w,) = found
+    assert w.key == "apps[0].prefix", str(w)
+    assert w.problem == f"the static routes from C for '/p/q' reach no producer of it: {trail}"
+    assert "lead to a producer of it (on P)" in w.fix
+
+
+# ---- messages (issue 26, item 6) ---------------------------------------------------------------
+
+
+def test_a_byte_order_mark_is_ignored(tmp_path):
+    text = '[scenario]\nduration = "1s"\n'
+    assert Scenario.from_toml_str("\ufeff" + text).data == {"scenario": {"duration": "1s"}}
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + Scenario.from_dict(BASE).to_toml().encode())
+    assert Scenario.load(path).resolve()["name"] == "t"
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: Scenario.from_toml_str(b"[scenario]"), "text must be the TOML text as a str, "
+         "got bytes: decode it first"),
+        (lambda: Scenario.from_toml_str(None), "text must be the TOML text as a str, got NoneType"),
+        (lambda: Scenario.from_dict(BASE).with_overrides(overrides="x"),
+         "overrides must be a dict of dotted paths to values"),
+        (lambda: Scenario.from_dict(BASE).with_overrides(overrides=[("a", 1)]), "got list"),
+        (lambda: Scenario.from_dict(BASE).with_overrides(overrides={1: 2}),
+         "every key of overrides is a dotted path as a str"),
+        (lambda: Scenario.load(7), "path must be a file name (str or pathlib.Path), got int"),
+    ],
+)  # fmt: skip
+def test_wrong_argument_types_are_type_errors_that_say_what_to_give(call, message):
+    with pytest.raises(TypeError) as e:
+        call()
+    assert message in str(e.value)
+
+
+def test_run_with_wrong_argument_types_says_what_to_give():
+    import ndncc
+
+    with pytest.raises(TypeError, match="a scenario TOML file .* or an ndncc.Scenario, got int"):
+        ndncc.run(5)
+    sc = Scenario.from_dict(BASE)
+    with pytest.raises(TypeError, match=r"progress must be a function progress\(sim_time_s, "):
+        ndncc.run(sc, progress=5)
+    with pytest.raises(TypeError, match=r"out must be a folder \(str or pathlib.Path\), got int"):
+        ndncc.run(sc, out=5)

@@ -18,6 +18,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from . import interrupt
 from .procs import pid_alive
 
 __all__ = ["Backend", "BackendError", "check_dask_address", "default_jobs", "open_backend"]
@@ -83,6 +84,8 @@ def _watch_driver(pid: int) -> None:
 
 
 def _worker_init(driver: int) -> None:
+    # Ctrl-C reaches the whole process group: the driver stops the workers (Backend.close)
+    interrupt.ignore()
     # (a pool worker's parent is the fork server, which outlives a killed driver as long as
     # its workers live: so watch the driver itself)
     threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
@@ -109,7 +112,9 @@ class Backend:
     def restart(self) -> None:
         """A fresh executor after a broken one (a pool whose worker process died)."""
 
-    def close(self) -> None:
+    def close(self, now: bool = False) -> None:
+        """Lets the executor go; `now` (an interrupted campaign): the runs under way are
+        stopped, not awaited."""
         self.executor.shutdown(wait=False, cancel_futures=True)
 
     def describe(self) -> str:
@@ -134,13 +139,33 @@ class _Pool(Backend):
         else:
             method = "forkserver" if "forkserver" in methods else "spawn"
         ctx = multiprocessing.get_context(method)
-        return ProcessPoolExecutor(
-            self.jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
-        )
+        from multiprocessing import forkserver, resource_tracker
+
+        # the helper processes start now, ignoring Ctrl-C: the terminal sends it to the whole
+        # process group, and only the driver is to act on it (a fork server's workers inherit
+        # its disposition)
+        with interrupt.ignored():
+            resource_tracker.ensure_running()
+            if method == "forkserver":
+                forkserver.ensure_running()
+            return ProcessPoolExecutor(
+                self.jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+            )
 
     def restart(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.executor = self._new()
+
+    def close(self, now: bool = False) -> None:
+        if not now:
+            super().close()
+            return
+        # stop the workers: the pool's manager thread sees them gone, fails what they held
+        # and ends, so nothing (nor the interpreter's exit) waits for a run to finish; the
+        # futures are not cancelled first (Python 3.11 then fails on a cancelled one)
+        for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
+            proc.terminate()
+        self.executor.shutdown(wait=True)
 
     def describe(self) -> str:
         return f"{self.jobs} local processes"
@@ -199,7 +224,7 @@ class _Dask(Backend):
     def window(self, _value: int) -> None:
         pass
 
-    def close(self) -> None:
+    def close(self, now: bool = False) -> None:
         try:
             self.client.close()
         finally:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .backends import Backend, open_backend
+from .folders import check_kind
 from .scenario import Scenario, ScenarioError
 from .store import Store, StoreError, _write_json, run_key, summary_row
 from .sweepspec import CiTarget, Point, SweepSpec, SweepSpecError
@@ -323,6 +324,9 @@ def run_tasks(
                 store.write_index(records)
                 last_flush = time.monotonic()
             report()
+    except KeyboardInterrupt:
+        backend.close(now=True)  # the runs under way are stopped, not awaited
+        raise
     finally:
         for f in inflight:
             f.cancel()
@@ -499,6 +503,7 @@ def run_sweep(
 ) -> SweepOutcome:
     """Runs what of a sweep is not in the store at `out` yet (see ``docs/sweeps.md``)."""
     root = Path(out)
+    check_kind(root, "sweep", "out")
     targets = list(until_ci if until_ci is not None else spec.until_ci)
     limit = max_seeds or spec.max_seeds
     points = spec.points()
@@ -511,7 +516,9 @@ def run_sweep(
         records = store.records()
         seeds = _seeds_of(points, plans)
         if targets:
-            _check_metric(targets, records)
+            # blamed where the targets come from: the spec file's [until_ci], or --until-ci
+            where = (spec.source, "until_ci.metric") if until_ci is None else None
+            _check_metric(targets, records, where)
             for p in points:  # seeds an earlier --until-ci sweep added
                 seeds[p.id] = sorted(
                     set(seeds[p.id])
@@ -593,7 +600,11 @@ def run_sweep(
     return SweepOutcome(root, progress, records, [t.key for t in tasks], unmet)
 
 
-def _check_metric(targets: list[CiTarget], records: dict[str, dict]) -> None:
+def _check_metric(
+    targets: list[CiTarget], records: dict[str, dict], where: tuple[str, str] | None = None
+) -> None:
+    """Refuses a target whose metric no run records; `where` is (file, key) of a spec's
+    [until_ci], None for --until-ci on the command line."""
     from .store import APP_FIELDS, TOP_FIELDS
 
     known = {*TOP_FIELDS, *APP_FIELDS, "drops", "marks", "max_queue_pkts"}
@@ -606,6 +617,10 @@ def _check_metric(targets: list[CiTarget], records: dict[str, dict]) -> None:
 
         close = difflib.get_close_matches(t.metric, sorted(known), n=1)
         hint = f"did you mean '{close[0]}'?" if close else "see docs/sweeps.md"
+        if where is not None:
+            from .scenario import Problem
+
+            raise SweepSpecError([Problem(*where, f"unknown metric {t.metric!r}", hint)])
         raise SweepSpecError(_problem(f"--until-ci {t}", f"unknown metric {t.metric!r}", hint))
 
 

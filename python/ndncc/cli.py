@@ -147,6 +147,7 @@ def _print_consumers(console, result) -> None:
                 str(a["data_received"]),
                 str(a["nacks_received"]),
                 str(a["timeouts"]),
+                num(a.get("in_flight_at_end"), "d"),
                 num(a["throughput_mbps"], ".3f"),
                 num(a["delivery_ratio"], ".4f"),
                 num(d.get("mean"), ".2f"),
@@ -172,6 +173,7 @@ _CONSUMER_COLUMNS = [
     "Data",
     "Nacks",
     "timeouts",
+    "in flight\n(at end)",
     "throughput\n(Mbit/s)",
     "delivery",
     "delay mean\n(ms)",
@@ -205,15 +207,23 @@ def _consumer_tables(console, title: str, cells: list[list[str]]) -> list:
     unbounded = console.options.update_width(10_000)
     if Measurement.get(console, unbounded, whole).maximum <= console.width:
         return [whole]
-    return [table([0, 1, 2, 3, 4, 5], title), table([0, 6, 7, 8, 9], None)]
+    return [table([0, 1, 2, 3, 4, 5, 6], title), table([0, 7, 8, 9, 10], None)]
 
 
-def _output_dir(path: Path, flag: str = "--out") -> Path:
+def _output_dir(path: Path, flag: str = "--out", kind: str | None = None) -> Path:
     """Creates the output directory before any work, or fails with an input error: a path that
     is a file, under a file, unwritable or impossible is the user's to fix, not a crash after
-    the measurement."""
+    the measurement; so is a folder holding results of another `kind` than those to be written
+    (:mod:`ndncc.folders`)."""
     if path.exists() and not path.is_dir():
         raise InputError(f"{flag} {path}: exists and is not a directory (choose another path)")
+    if kind is not None:
+        from .folders import FolderKindError, check_kind
+
+        try:
+            check_kind(path, kind, flag)
+        except FolderKindError as e:
+            raise InputError(str(e)) from None
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -239,7 +249,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         err = _console(stderr=True)
         for w in warnings:
             _say(err, f"warning: {w}")
-    out = _output_dir(Path(args.out) if args.out else Path("results") / spec_name)
+    out = _output_dir(Path(args.out) if args.out else Path("results") / spec_name, kind="run")
     progress = _LazyProgress(f"running {spec_name}", enabled=not args.quiet)
     try:
         result = runner.run(sc, progress=progress)
@@ -293,7 +303,9 @@ def cmd_plot(args: argparse.Namespace) -> int:
         result = Result.load(args.run_dir)
     except (FileNotFoundError, ValueError) as e:
         raise InputError(str(e)) from e
-    out = _output_dir(Path(args.out or args.run_dir), "--out" if args.out else "run directory")
+    out = _output_dir(
+        Path(args.out or args.run_dir), "--out" if args.out else "run directory", kind="run"
+    )
     try:
         paths = result.plot(out)
     except OSError as e:
@@ -321,7 +333,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         raise InputError(f"unknown paper {args.paper!r}; known: {', '.join(experiments.PAPERS)}")
     if args.jobs is not None and not 1 <= args.jobs <= 1024:
         raise InputError("--jobs must be between 1 and 1024")
-    out = _output_dir(Path(args.out) if args.out else Path("results") / args.paper)
+    out = _output_dir(
+        Path(args.out) if args.out else Path("results") / args.paper, kind="reproduction"
+    )
     console = _console()
     bar = None
     task = None
@@ -560,12 +574,13 @@ def _error(text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from . import interrupt
     from .scenario import ScenarioError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        with interrupt.handled(command=argv is None):
+            args = build_parser().parse_args(argv)
+            return args.func(args)
     except ScenarioError as e:
         _error(str(e))
         return EXIT_INPUT
@@ -573,7 +588,7 @@ def main(argv: list[str] | None = None) -> int:
         _error(f"error: {e}")
         return EXIT_INPUT
     except KeyboardInterrupt:
-        _error("interrupted")
+        interrupt.say_interrupted()
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK

@@ -32,7 +32,13 @@ def app_spec(kind: str, prefix: str, pairs: list[str]) -> tuple[dict, dict]:
     body as crates/sim/src/spec.rs reads it, the [packets] sizes). Every mistake is reported
     the way a scenario file's are."""
     from .scenario import Scenario
+    from .scenario.convert import _prefix
+    from .scenario.errors import _Bad
 
+    try:  # once, for the flag: the scenario below would report it for its two apps
+        _prefix(prefix)
+    except _Bad as bad:
+        raise InputError(f"--prefix {prefix!r}: {bad.problem} (fix: {bad.fix})") from None
     table: dict = {"name": kind, "node": "app", "kind": kind, "prefix": prefix}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -120,16 +126,27 @@ def _spec_of(kind: str, args: argparse.Namespace) -> tuple[dict, dict, str]:
 def cmd_consumer(args: argparse.Namespace) -> int:
     from . import _core
 
+    # every flag is checked before the forwarder is reached
+    if not 0 <= args.seed < 2**64:
+        raise InputError(f"--seed {args.seed}: a seed is a whole number from 0 to {2**64 - 1}")
+    duration = _duration_s(args.duration)
+    stop = _duration_s(args.stop, "--stop")
+    bin_s = _duration_s(args.bin, "--bin")
+    if stop is not None and duration is not None and stop >= duration:
+        raise InputError(
+            f"--stop {args.stop} is not before --duration {args.duration}: the consumer would "
+            "send until the end (give a --stop shorter than --duration, or leave it out)"
+        )
     body, packets, prefix = _spec_of("consumer", args)
     report = _native_call(
         _core.rt_consumer,
         args.forwarder,
         json.dumps(body),
         interest_size=packets["interest_size"],
-        duration_s=_duration_s(args.duration),
+        duration_s=duration,
         seed=args.seed,
-        stop_s=_duration_s(args.stop, "--stop"),
-        bin_s=_duration_s(args.bin, "--bin"),
+        stop_s=stop,
+        bin_s=bin_s,
     )
     _print_report(args, f"consumer {prefix} via {args.forwarder}", report)
     return EXIT_OK

@@ -99,17 +99,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from .backends import BackendError
     from .campaign import run_sweep
     from .store import StoreError
-    from .sweepspec import SweepSpec, parse_ci_target
+    from .sweepspec import SweepSpec, metric_problem, parse_ci_target
 
     _jobs_and_dask(args)
     try:
         targets = [parse_ci_target(t) for t in args.until_ci or []]
     except ValueError as e:
         raise InputError(f"--until-ci {e}") from e
+    for t in targets:
+        problem = metric_problem(t.metric)
+        if problem is not None:
+            raise InputError(f"--until-ci {t}: {problem[0]} (fix: {problem[1]})")
     if args.max_seeds is not None and not 2 <= args.max_seeds <= 100_000:
         raise InputError("--max-seeds must be between 2 and 100000")
     spec = SweepSpec.load(args.spec)
-    out = _output_dir(Path(args.out) if args.out else Path("results") / spec.name)
+    out = _output_dir(Path(args.out) if args.out else Path("results") / spec.name, kind="sweep")
     console = _console()
     bar = SweepBar(f"sweep {spec.name}", enabled=not args.quiet)
     started = time.perf_counter()
@@ -165,7 +169,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise InputError(f"{src}: not a directory (give a sweep's or a reproduction's --out)")
     try:
         path = write_report(src, Path(args.out) if args.out else None)
-    except FileNotFoundError as e:
+    except (FileNotFoundError, ValueError) as e:
         raise InputError(str(e)) from e
     except OSError as e:
         raise InputError(f"cannot write the report ({e.strerror or e})") from e
@@ -207,7 +211,7 @@ def reproduce_all(args: argparse.Namespace) -> int:
     from .report import write_report
 
     _jobs_and_dask(args)
-    out = _output_dir(Path(args.out) if args.out else Path("results"))
+    out = _output_dir(Path(args.out) if args.out else Path("results"), kind="reproductions")
     console = _console()
     status = EXIT_OK
     for paper in experiments.PAPERS:
@@ -219,7 +223,8 @@ def reproduce_all(args: argparse.Namespace) -> int:
             bar(Progress(total=total, done=done))
 
         try:
-            rep = run_reproduction(args, paper, _output_dir(out / paper), on_done, f"{paper}: ")
+            folder = _output_dir(out / paper, kind="reproduction")
+            rep = run_reproduction(args, paper, folder, on_done, f"{paper}: ")
         finally:
             bar.close()
         if rep is None:

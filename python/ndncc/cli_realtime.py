@@ -110,6 +110,11 @@ def cmd_sendloop(args: argparse.Namespace) -> int:
     for flag, t in times.items():
         if not 0 < t <= 1e6:
             raise InputError(f"--{flag} {getattr(args, flag)!r} must be positive, e.g. 1ms")
+    if args.engine == "rmc" and times["period"] >= duration:
+        raise InputError(
+            f"--period {args.period} is not shorter than --duration {args.duration}: the loop "
+            "would run once (give a period that is a small part of the run, e.g. 1ms)"
+        )
     if args.target is not None:
         _check_target(args.target)
     if not 0 < args.kr < 2:

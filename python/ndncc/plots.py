@@ -6,7 +6,8 @@ axis labels with units, a grid, and a legend when it has several lines; a figure
 is empty is skipped.
 
 * ``throughput.png``     Data throughput per consumer (Mbit/s) vs time (s), their total when
-                         there are several, and the slowest link's capacity dotted
+                         there are several, and the capacity of the bottleneck the Data
+                         crossed dotted (``ndncc.capacity``; none when not defined)
 * ``interest_rate.png``  Interests sent per consumer (Interests/s) vs time (s), with the
                          controller's target rate dashed while the consumer sends
 * ``queues.png``         queue length (packets) of the busiest net faces vs time (s); faces
@@ -104,7 +105,7 @@ def _throughput(result: Result, fig: Figure) -> bool:
         ax.plot(total.index, total.to_numpy(), color="black", lw=1.2, label="total")
     capacity = result.summary.get("capacity_mbps")
     if capacity:
-        where = result.summary.get("capacity_link") or "slowest link"
+        where = result.summary.get("capacity_link") or "bottleneck"
         ax.axhline(capacity, color="black", ls=":", lw=1.2, label=f"capacity, {where}")
     _finish(
         ax,

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .experiments.common import count_text, mark, parse_verdict
 from .labels import axis_label, line_styles
 from .stats import mean_ci
 from .store import APP_SUMS, FIRST_COLUMNS, LAST_COLUMNS, TOP_FIELDS, Store, load_sweep
@@ -60,7 +61,7 @@ h3{font-size:1.1rem}
 table{border-collapse:collapse;margin:.8rem 0;font-size:.85rem}
 th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:right}
 th{background:#f3f3f3}td.l,th.l{text-align:left}
-tr.bad td{background:#fde8e8}tr.ok td.v{color:#137333}tr.bad td.v{color:#b3261e}
+tr.bad td{background:#fde8e8}tr.reported td{color:#555}
 figure{margin:1rem 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:.85rem;color:#555}.meta{color:#555;font-size:.9rem}
 details{margin:.6rem 0}code{background:#f5f5f5;padding:0 .2rem}
@@ -341,16 +342,28 @@ def _title(d: Path) -> str:
     return d.name
 
 
+#: The row class of each verdict: within, outside, only reported.
+_ROW_CLASS = {True: "ok", False: "bad", None: "reported"}
+
+
+def _verdict(d: Path, row: dict[str, str]) -> bool | None:
+    try:
+        return parse_verdict(row.get("within") or "")
+    except ValueError as e:
+        raise ValueError(f"{d / 'comparison.csv'}: {row.get('metric')!r}: {e}") from None
+
+
 def _reproduction_section(d: Path) -> str:
     with open(d / "comparison.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    ok = sum(r.get("within") == "true" for r in rows)
+    verdicts = [_verdict(d, r) for r in rows]
     out = [
-        f"<p><strong>{ok} of {len(rows)} comparisons within tolerance.</strong> "
-        "Rows whose tolerance says <em>goal</em> are targets, not requirements.</p>"
+        f"<p><strong>{_e(count_text(verdicts))}.</strong> "
+        "Rows whose tolerance says <em>goal</em> are targets, not requirements; "
+        "rows marked — are only reported.</p>"
     ]
     for exp in dict.fromkeys(r["experiment"] for r in rows):
-        sub = [r for r in rows if r["experiment"] == exp]
+        sub = [(r, v) for r, v in zip(rows, verdicts, strict=True) if r["experiment"] == exp]
         cells = [
             [
                 _e(r["metric"]),
@@ -359,19 +372,14 @@ def _reproduction_section(d: Path) -> str:
                 _e(r["ours"]),
                 _e(r["unit"]),
                 _e(r["tolerance"]),
-                "✔" if r["within"] == "true" else "✘",
+                f'<span class="v">{mark(v)}</span>',
             ]
-            for r in sub
+            for r, v in sub
         ]
-        classes = ["ok" if r["within"] == "true" else "bad" for r in sub]
+        classes = [_ROW_CLASS[v] for _, v in sub]
         out.append(f"<h3>{_e(exp)}</h3>")
         header = ["metric", "condition", "paper", "ours", "unit", "tolerance", "within"]
-        table = _table(header, cells, left=2, classes=classes)
-        out.append(
-            table.replace("<td>✔</td>", '<td class="v">✔</td>').replace(
-                "<td>✘</td>", '<td class="v">✘</td>'
-            )
-        )
+        out.append(_table(header, cells, left=2, classes=classes))
     pngs = sorted(d.glob("*.png"))
     if pngs:
         out.append("<h3>Figures</h3>")

@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 
 from . import traces
+from .folders import check_kind
+from .outcomes import delivery_ratio, loss_rate, outcomes
 
 __all__ = [
     "DEFAULT_RATE_TRACE_PERIOD_S",
@@ -171,24 +173,20 @@ def _jain(xs: Sequence[float]) -> float | None:
 def _python_fields(summary: dict[str, Any]) -> None:
     """The summary fields Python computes over the Rust ones (docs/internals.md):
 
-    * per consumer ``in_flight_at_end``: Interests whose outcome the run did not see (sent,
-      neither answered, Nacked nor timed out by the end) = sent − Data − Nacks − timeouts;
-    * per consumer ``loss_rate``: over the sequence numbers whose outcome is known — those
-      still in flight at the end are neither delivered nor lost:
-      (Nacks + timeouts − retransmissions) / (Data + Nacks + timeouts − retransmissions);
+    * per consumer, what became of its sequence numbers (:mod:`ndncc.outcomes`):
+      ``in_flight_at_end``, those whose outcome the run did not see; ``delivery_ratio`` and
+      ``loss_rate`` over those whose outcome is known — still in flight at the end is neither
+      delivered nor lost (Rust's ratios count them as not delivered);
     * ``fairness_jain``: over the consumers that sent at least one Interest (a consumer that
       never ran, e.g. one starting after the run ends, is left out), ``fairness_consumers``
       says how many.
     """
     apps = summary.get("apps") or []
     for a in apps:
-        sent, data = a.get("interests_sent", 0), a.get("data_received", 0)
-        failed = a.get("nacks_received", 0) + a.get("timeouts", 0) - a.get("retransmissions", 0)
-        a["in_flight_at_end"] = max(
-            0, sent - data - a.get("nacks_received", 0) - a.get("timeouts", 0)
-        )
-        known = data + failed
-        a["loss_rate"] = failed / known if known > 0 else None
+        o = outcomes(a)
+        a["in_flight_at_end"] = o.in_flight
+        a["delivery_ratio"] = delivery_ratio(o)
+        a["loss_rate"] = loss_rate(o)
     ran = [a.get("throughput_mbps") or 0.0 for a in apps if a.get("interests_sent", 0) > 0]
     summary["fairness_jain"] = _jain(ran)
     summary["fairness_consumers"] = len(ran)
@@ -495,6 +493,7 @@ class Result:
         PNG figures (see ``ndncc.plots``).
         """
         out = Path(out_dir)
+        check_kind(out, "run", "out_dir")
         out.mkdir(parents=True, exist_ok=True)
         # everything is written beside, then moved into place: a failure midway (a full disk)
         # leaves an earlier run in `out` whole instead of half overwritten

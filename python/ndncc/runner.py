@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from collections.abc import Callable
@@ -16,6 +17,11 @@ ProgressFn = Callable[[float, float], Any]
 
 def load_scenario(scenario: str | Path | Scenario, **overrides: Any) -> Scenario:
     """A :class:`Scenario` from a path or a Scenario, with overrides applied."""
+    if not isinstance(scenario, (str, os.PathLike, Scenario)):
+        raise TypeError(
+            "scenario must be a scenario TOML file (str or pathlib.Path) or an ndncc.Scenario, "
+            f"got {type(scenario).__name__}"
+        )
     sc = scenario if isinstance(scenario, Scenario) else Scenario.load(scenario)
     kw = {k: v for k, v in overrides.items() if v is not None}
     return sc.with_overrides(**kw) if kw else sc
@@ -37,24 +43,6 @@ def git_commit() -> str | None:
     return out.stdout.strip() or None
 
 
-def bottleneck(spec: dict) -> dict[str, Any]:
-    """The slowest link of a resolved scenario: ``capacity_mbps`` (Mbit/s) and
-    ``capacity_link`` ("A–B"), the throughput figure's reference line; empty without links."""
-    links = [ln for ln in spec.get("links", []) if ln.get("bandwidth_bps")]
-    if not links:
-        return {}
-    slow = min(links, key=lambda ln: ln["bandwidth_bps"])
-    names = [n.get("name", str(i)) for i, n in enumerate(spec.get("nodes", []))]
-
-    def name(i: Any) -> str:
-        return names[i] if isinstance(i, int) and i < len(names) else str(i)
-
-    return {
-        "capacity_mbps": slow["bandwidth_bps"] / 1e6,
-        "capacity_link": f"{name(slow.get('a'))}–{name(slow.get('b'))}",
-    }
-
-
 def run(
     scenario: str | Path | Scenario,
     *,
@@ -65,17 +53,24 @@ def run(
 ):
     """See :func:`ndncc.run`."""
     from . import __version__, _core
+    from .capacity import bottleneck
     from .results import Result
     from .scenario import spec_hash
     from .scenario.compact import compact_spec
 
+    if progress is not None and not callable(progress):
+        raise TypeError(
+            f"progress must be a function progress(sim_time_s, duration_s), got "
+            f"{type(progress).__name__}"
+        )
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a folder (str or pathlib.Path), got {type(out).__name__}")
     sc = load_scenario(scenario, **overrides)
     spec, options, _ = sc.resolved()  # options carry bin_s
     started = time.perf_counter()
     native = _core.run(json.dumps(compact_spec(spec)), progress, tables)
     wall = time.perf_counter() - started
     extra = {
-        **bottleneck(spec),
         "wall_time_s": round(wall, 6),
         "ndncc_version": __version__,
         "git_commit": git_commit(),
@@ -85,6 +80,8 @@ def run(
     result = Result.from_native(
         native, scenario_name=spec["name"], trace_options=options, extra_summary=extra
     )
+    # the bottleneck the run's Data crossed (the throughput figure's reference line)
+    result.summary.update(bottleneck(spec, result.summary, result.meta))
     if out is not None:
         result.save(out)
     return result

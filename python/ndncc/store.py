@@ -33,6 +33,7 @@ from typing import Any
 
 import pandas as pd
 
+from .outcomes import delivery_ratio, total
 from .procs import pid_alive
 
 __all__ = ["Store", "StoreError", "load_sweep", "run_key", "summary_row"]
@@ -87,16 +88,10 @@ def _num(x: Any) -> float:
 
 
 def _delivery_ratio(apps: list) -> float:
-    """Distinct sequence numbers delivered / requested over every consumer: in chunked fetch a
-    chunk counts once, when complete (``ConsumerStats::completed``), not per segment. Summaries
-    written before the counts were exported fall back to the Data-per-Interest ratio."""
-    if not apps:
-        return float("nan")
-    if all("completed" in a and "requested" in a for a in apps):
-        asked = sum(_num(a["requested"]) for a in apps)
-        return sum(_num(a["completed"]) for a in apps) / asked if asked else float("nan")
-    sent = sum(_num(a.get("interests_sent", 0)) for a in apps)
-    return sum(_num(a.get("data_received", 0)) for a in apps) / sent if sent else float("nan")
+    """Sequence numbers delivered over those whose outcome is known, every consumer together
+    (:mod:`ndncc.outcomes`, as each consumer's own ``delivery_ratio``); NaN when none is."""
+    ratio = delivery_ratio(total(apps))
+    return float("nan") if ratio is None else ratio
 
 
 def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:

@@ -39,6 +39,39 @@ class SweepSpecError(ScenarioError):
     """A sweep spec that cannot be run: one line per problem, ``FILE: KEY: PROBLEM (fix: FIX)``."""
 
 
+def metric_names() -> tuple[str, ...]:
+    """The run-level metric columns of a store's index (``store.summary_row``); a consumer's
+    are ``apps.<name>.<field>``, a field of ``store.APP_FIELDS``."""
+    from .store import APP_SUMS, TOP_FIELDS
+
+    return (*TOP_FIELDS, *APP_SUMS, "delivery_ratio", "delay_ms_mean", "drops", "marks",
+            "max_queue_pkts")  # fmt: skip
+
+
+def metric_problem(metric: str, extra: tuple[str, ...] = ()) -> tuple[str, str] | None:
+    """(problem, fix) when `metric` is no metric column of a store's index (nor one of
+    `extra`), else None."""
+    known = (*metric_names(), *extra)
+    if metric in known:
+        return None
+    parts = metric.split(".")
+    if parts[0] == "apps":
+        from .store import APP_FIELDS as fields
+
+        if len(parts) >= 3 and parts[-1] in fields:
+            return None  # apps.<name>.<field> (a name may hold dots)
+        close = difflib.get_close_matches(parts[-1], list(fields), n=1, cutoff=0.6)
+        hint = (
+            f"apps.NAME.{close[0]}"
+            if close
+            else f"apps.NAME.FIELD, FIELD one of {', '.join(fields)}"
+        )
+        return f"unknown metric {metric!r}", f"a consumer's metric is {hint}"
+    close = difflib.get_close_matches(metric, list(known), n=1, cutoff=0.6)
+    fix = f"did you mean '{close[0]}'?" if close else f"known metrics: {', '.join(known)}"
+    return f"unknown metric {metric!r}", fix + " (or apps.NAME.FIELD for one consumer)"
+
+
 def _close(word: str, options: tuple[str, ...] | list[str]) -> str:
     match = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f"did you mean '{match[0]}'?" if match else f"known keys: {', '.join(options)}"
@@ -142,7 +175,7 @@ class SweepSpec:
             problem = Problem(src, "", "a directory, not a sweep spec", "give a .toml file")
             raise SweepSpecError([problem])
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")  # a byte order mark is ignored
         except FileNotFoundError:
             raise SweepSpecError(
                 [Problem(src, "", "sweep spec not found", "check the path")]
@@ -364,11 +397,16 @@ class _Reader:
         if not isinstance(metric, str) or width is None:
             self.bad("until_ci", "needs metric and width", 'e.g. metric = "throughput_mbps"')
         else:
+            problem = metric_problem(metric)
+            if problem is not None:
+                self.bad("until_ci.metric", *problem)
             w = f"{width}" if not isinstance(width, bool) else "?"
             try:
-                spec.until_ci.append(parse_ci_target(f"{metric}={w}"))
+                target = parse_ci_target(f"{metric}={w}")
             except ValueError as e:
                 self.bad("until_ci.width", str(e), 'write width = 0.5 or width = "5%"')
+            else:
+                spec.until_ci.append(target)
         m = t.get("max_seeds", MAX_SEEDS)
         if not isinstance(m, int) or isinstance(m, bool) or not 2 <= m <= 100_000:
             self.bad("until_ci.max_seeds", "must be an integer from 2 to 100000", "e.g. 30")
@@ -381,6 +419,10 @@ class _Reader:
         if not isinstance(m, list) or not all(isinstance(x, str) for x in m):
             self.bad("report.metrics", "must be an array of column names", '["throughput_mbps"]')
         else:
+            for i, name in enumerate(m):
+                problem = metric_problem(name, ("wall_time_s",))
+                if problem is not None:
+                    self.bad(f"report.metrics[{i}]", *problem)
             spec.report_metrics = list(m)
         x = t.get("x")
         names = [a.name for a in spec.axes]

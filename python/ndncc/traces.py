@@ -16,6 +16,15 @@ Writers:
 The periodic writers aggregate consecutive result bins into periods of ``period_s`` seconds
 (which must be a multiple of the bin width) and print one block per *complete* period, the
 first at ``t = period_s``.
+
+Checked against ndnSIM 2.8's own files (``tests/test_ndnsim_traces.py``): the same header,
+columns, Types and their order, number formats and face ids — a node's net faces from 257 in
+link order, then its app faces, with the same ``netdev://[MAC]`` descriptions. Two differences
+remain: ndnSIM also prints NFD's internal faces (ids 1, 2 and 256, ``internal://``; they carry
+only its management traffic), which ndncc does not have; and the byte columns count the sizes
+the scenario gives its packets (``[packets]``: the wire sizes on the link), where ndnSIM's count
+the NDN packet without its link-protocol header (13 B less per Data and 9 B per Interest in
+ndn-congestion-topo-plugin).
 """
 
 from __future__ import annotations

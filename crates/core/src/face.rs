@@ -16,9 +16,11 @@ use std::collections::VecDeque;
 pub struct FaceId(pub u32);
 
 impl FaceId {
-    /// The id ndnSIM would show (faces are numbered from 256).
+    /// The id ndnSIM 2.8 would show: its rate traces number a node's net faces from 257 in
+    /// link order, then its app faces (1, 2 and 256 are NFD's internal faces, which ndncc does
+    /// not have).
     pub fn ndnsim_id(self) -> u32 {
-        256 + self.0
+        257 + self.0
     }
 }
 

@@ -113,6 +113,8 @@ pub struct ClientFace {
     pub counters: FaceCounters,
     /// recvmmsg slots for the datagrams behind the first of a UDP read (grown on first use).
     mmsg_buf: Vec<u8>,
+    /// Where the forwarder is, for messages (`udp://127.0.0.1:6363`).
+    peer: String,
 }
 
 impl ClientFace {
@@ -150,7 +152,25 @@ impl ClientFace {
             timeout: None,
             counters: FaceCounters::default(),
             mmsg_buf: Vec::new(),
+            peer: ep.to_string(),
         })
+    }
+
+    /// An error of a send or receive, naming the forwarder when it refused the packets: on
+    /// UDP a connect succeeds whether or not anything listens, and the refusal (an ICMP port
+    /// unreachable) comes back on a later send or receive, with no address in it.
+    fn named(&self, e: io::Error) -> io::Error {
+        if e.kind() == io::ErrorKind::ConnectionRefused {
+            return io::Error::new(
+                e.kind(),
+                format!(
+                    "no forwarder at {}: connection refused (start one there, or give another \
+                     address)",
+                    self.peer
+                ),
+            );
+        }
+        e
     }
 
     /// Sends packets `packets[i]` in order: on a stream one write for them all (each whole
@@ -174,6 +194,9 @@ impl ClientFace {
             self.counters.tx_packets += sent as u64;
             self.counters.tx_bytes += lens[..sent].iter().sum::<u64>();
             if unsent > 0 {
+                if last.kind() == io::ErrorKind::ConnectionRefused {
+                    return Err(self.named(last));
+                }
                 let kind = match last.kind() {
                     io::ErrorKind::WouldBlock => io::ErrorKind::WouldBlock,
                     _ => io::ErrorKind::Other,
@@ -206,7 +229,9 @@ impl ClientFace {
             Conn::Unix(s) => s.write_all(packet)?,
             Conn::Tcp(s) => s.write_all(packet)?,
             Conn::Udp(s) => {
-                s.send(packet)?;
+                if let Err(e) = s.send(packet) {
+                    return Err(self.named(e));
+                }
             }
         }
         self.counters.tx_packets += 1;
@@ -260,7 +285,7 @@ impl ClientFace {
                 return Ok(0)
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(0),
-            Err(e) => return Err(e),
+            Err(e) => return Err(self.named(e)),
         };
         if let Conn::Udp(s) = &self.conn {
             if let Some(d) = self.buf.get(..n) {
@@ -373,6 +398,26 @@ mod tests {
         assert_eq!(out, packets, "every datagram, whole, in order");
         assert_eq!(face.counters.tx_packets, 40);
         assert_eq!(face.counters.rx_packets, 40);
+    }
+
+    #[test]
+    fn a_udp_forwarder_that_is_not_there_is_named() {
+        // a port nothing listens on: bound, noted, closed
+        let addr = UdpSocket::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
+        let mut face = ClientFace::connect(&Endpoint::Udp(addr)).unwrap();
+        face.send(&[7, 1, 1]).unwrap();
+        let mut out = Vec::new();
+        let err = (0..50)
+            .find_map(|_| match face.recv(Duration::from_millis(100), &mut out) {
+                Err(e) => Some(e),
+                Ok(_) => face.send(&[7, 1, 1]).err(),
+            })
+            .expect("the refusal comes back");
+        assert_eq!(err.kind(), io::ErrorKind::ConnectionRefused);
+        assert!(err.to_string().contains(&format!("udp://{addr}")), "{err}");
     }
 
     #[test]

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .. import __version__
 from ..results import _python_fields
-from ..runner import bottleneck, git_commit
+from ..runner import git_commit
 from ..scenario import spec_hash
 from .plan import EmulateError
 from .supervise import app_report, daemon_counters
@@ -155,7 +155,6 @@ def collect(
         "apps": apps,
         "producers": prods,
         "nodes": {n.name: daemon_counters(d) for n, d in zip(nodes, daemons, strict=True)},
-        **bottleneck(spec),
         "ndncc_version": __version__,
         "git_commit": git_commit(),
         "scenario_hash": spec_hash(spec),

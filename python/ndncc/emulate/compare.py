@@ -85,8 +85,8 @@ def plot(
         n = min(len(t), len(ys), len(yr))
         ax.plot(t[:n], ys[:n], label=f"{name}: simulator", lw=1.2)
         ax.plot(t[:n], yr[:n], label=f"{name}: real ({real['mode']})", lw=1.2, ls="--")
-    if real.get("capacity_mbps"):
-        ax.axhline(real["capacity_mbps"], color="grey", lw=0.8, ls=":", label="bottleneck")
+    if sim.get("capacity_mbps"):  # the bottleneck the simulated run's Data crossed
+        ax.axhline(sim["capacity_mbps"], color="grey", lw=0.8, ls=":", label="bottleneck")
     ax.set_xlabel("time (s)")
     ax.set_ylabel(f"Data throughput (Mbit/s, {width * 1e3:g} ms bins)")
     ax.set_title(f"{real['scenario']}: simulator vs real")

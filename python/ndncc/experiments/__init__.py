@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from ..campaign import run_jobs_stored
+from ..folders import check_kind
 from . import chopcop, clock_fixes, mircc_clock, rmc, sf_clock, sieve
 from .common import Row, markdown_table, tally_text, write_comparison
 
@@ -56,6 +57,7 @@ def reproduce(
         raise KeyError(paper)
     mod = PAPERS[paper]
     out = Path(out)
+    check_kind(out, "reproduction", "out")
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     if hasattr(mod, "run_all"):  # experiments that are not (only) simulator jobs

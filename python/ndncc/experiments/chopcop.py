@@ -240,6 +240,14 @@ def app_summary(o: Outcome, app: str) -> dict:
     return next(a for a in o.summary["apps"] if a["name"] == app)
 
 
+def complete_share(o: Outcome, app: str) -> float:
+    """Table I's delivery ratio: complete chunks / chunks asked. A chunk still missing segments
+    at the end counts as not delivered (without FISP most of them never complete); the
+    summary's ``delivery_ratio`` leaves such chunks out as outcomes not yet known."""
+    a = app_summary(o, app)
+    return a["completed"] / a["requested"] if a["requested"] else float("nan")
+
+
 def face_summary(o: Outcome, node: str, peer: str) -> dict:
     """The summary of `node`'s face towards `peer` (the first, if several)."""
     return next(f for f in o.summary["faces"] if f["node"] == node and f.get("peer") == peer)
@@ -261,12 +269,19 @@ def queue_kb(o: Outcome, node: str, peer: str, lo: float, hi: float) -> tuple[fl
     return float(q.mean()), float(q.std())
 
 
+#: FISP's γ, the router part's default (the scenarios leave it there)
+FISP_GAMMA = 0.5
+#: B's queue towards C in baseline.toml (seed 001 §V-B: 40 Mbit/s × 300 ms = 1 500 KB): FISP's C
+BC_QUEUE_KB = 1500.0
+
+
 def fisp_q_kb(o: Outcome, node: str, peer: str, lo: float, hi: float) -> float:
-    """Mean of FISP's Q = q_d + γ·q_i (γ = 1) on `node`'s interface towards `peer` (KB)."""
+    """Mean of FISP's Q = q_d + γ·q_i (γ = FISP_GAMMA) on `node`'s interface towards `peer`
+    (KB)."""
     f = o.frames["face_series"]
     f = f[(f["node_name"] == node) & (f["peer_name"] == peer)]
     f = f[(f["time_s"] > lo) & (f["time_s"] <= hi + 1e-9)]
-    return float((f["queue_bytes"] + f["scheme_fisp_owed"].fillna(0)).mean() / 1000)
+    return float((f["queue_bytes"] + FISP_GAMMA * f["scheme_fisp_owed"].fillna(0)).mean() / 1000)
 
 
 def drops(o: Outcome, node: str, peer: str) -> int:

@@ -164,25 +164,12 @@ def baseline_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
             23.27, w_mean, 0.20, experiment=exp, metric="window mean", condition=cond, unit="chunks"
         ),
         reported(exp, "window standard deviation", cond, 2.57, w_sd, "chunks"),
-        Row(
-            exp,
-            "B's queue towards C, mean",
-            cond,
-            235.8,
-            q_mean,
-            "KB",
-            "< 750 (half the 1 500 KB capacity)",
-            q_mean < 750,
-            expected=750,
-            expected_source=f"{ISSUE}: well below the 1 500 KB capacity",
-        ),
         relative(
             235.8,
             q_mean,
             0.5,
-            goal=True,
             experiment=exp,
-            metric="B's queue towards C, mean, beside the paper's",
+            metric="B's queue towards C, mean",
             condition=cond,
             unit="KB",
         ),
@@ -214,7 +201,7 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
         for fisp in (True, False):
             o = res[C.cir_key(cir, fisp)]
             cond = f"CIR {cir}/s, {'with' if fisp else 'without'} FISP"
-            ratio = C.app_summary(o, "receiver")["delivery_ratio"]
+            ratio = C.complete_share(o, "receiver")
             thr = C.transfer_goodput(o, "receiver", C.cir_chunks(cir, quick)[1])
             if fisp:
                 rows.append(delivery(exp, cond, p_with, ratio))
@@ -224,23 +211,35 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
                 send = C.cir_chunks(cir, quick)[1]
                 q, _ = C.queue_kb(o, "B", "C", STEADY, send)
                 if cir > 149:  # above the bottleneck's 149 chunks/s FISP holds the queue
-                    # the paper's ≈ 1 050 KB is the total Q (spec), not q_d: q_d is reported
+                    # the paper's "outgoing data queue ... kept at ∼1050KB" is q_d (§V-B)
                     rows.append(
-                        reported(exp, "B's queue towards C (q_d), mean", cond, None, q, "KB")
+                        relative(
+                            1050,
+                            q,
+                            0.15,
+                            experiment=exp,
+                            metric="B's queue towards C (q_d), mean",
+                            condition=cond,
+                            unit="KB",
+                        )
                     )
                     big_q = C.fisp_q_kb(o, "B", "C", STEADY, send)
+                    q_min = 0.4 * C.BC_QUEUE_KB
                     rows.append(
                         Row(
                             exp,
                             "FISP's Q = q_d + γ·q_i on B→C, mean",
                             cond,
-                            1050,
+                            None,
                             big_q,
                             "KB",
                             "±15 % of Q_min",
-                            abs(big_q - 1040) <= 156,
-                            expected=1040,
-                            expected_source="derived: FISP holds Q near Q_min = 0.4 × 2 600 KB",
+                            abs(big_q - q_min) <= 0.15 * q_min,
+                            expected=q_min,
+                            expected_source=(
+                                f"derived: FISP holds Q near Q_min = 0.4 × C, C = B's"
+                                f" {C.BC_QUEUE_KB:g} KB queue towards C (γ = {C.FISP_GAMMA:g})"
+                            ),
                         )
                     )
                 else:
@@ -248,11 +247,7 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
             else:
                 if cir > 149:
                     rows.append(delivery(exp, cond, p_without, ratio, below=0.2))
-                    rows.append(
-                        reported(
-                            exp, "throughput (complete chunks)", cond, t_without, thr, "Mbit/s"
-                        )
-                    )
+                    rows.append(without_fisp_throughput(exp, cond, t_without, thr))
                 else:
                     rows.append(delivery(exp, cond, p_without, ratio))
                     rows.append(
@@ -279,6 +274,32 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
                     )
                 )
     return rows
+
+
+#: Table I's throughputs without FISP above the link (the paper's Kbps in Mbit/s)
+KBPS = {"977.9 Kbps": 0.9779}
+
+
+def without_fisp_throughput(exp: str, cond: str, paper, thr: float) -> Row:
+    """Table I's throughput without FISP at CIR 160 and 200: ours against the paper's number,
+    ±50 % (a goal: a few Mbit/s of chunks that escaped the overflowing queue whole)."""
+    value = KBPS.get(paper, paper)
+    extra = (
+        {"expected": value, "expected_source": f"the paper's {paper} in Mbit/s"}
+        if paper in KBPS
+        else {}
+    )
+    return Row(
+        exp,
+        "throughput (complete chunks)",
+        cond,
+        paper,
+        thr,
+        "Mbit/s",
+        "goal ±50 %",
+        abs(thr - value) <= 0.5 * value,
+        **extra,
+    )
 
 
 def table_2_rows(res: dict[str, Outcome]) -> list[Row]:
@@ -321,25 +342,13 @@ def table_2_rows(res: dict[str, Outcome]) -> list[Row]:
             )
         )
     rows.append(
-        Row(
-            exp,
-            "throughput δ = 6 above δ = 2",
-            "100 chunks",
-            "+55 %",
-            gain(thr[6], thr[2]),
-            "%",
-            "> 0",
-            thr[6] > thr[2],
-        )
-    )
-    rows.append(
         relative(
             55,
             gain(thr[6], thr[2]),
             0.5,
             goal=True,
             experiment=exp,
-            metric="throughput gain δ = 6 over δ = 2 beside the paper's",
+            metric="throughput gain δ = 6 over δ = 2",
             condition="100 chunks",
             unit="%",
         )
@@ -538,6 +547,12 @@ def hbh_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
     return rows
 
 
+#: Table III's tolerance per value (a goal: Fig. 12's link parameters are an image)
+TABLE_3_TOL = 0.2
+#: "a factor of 5 over ICP/HR-ICP" (§V-E): each ratio at least 5 less this share
+FACTOR_5_TOL = 0.2
+
+
 def seven_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
     exp = "7-node topology (Table III)"
     end = C.dur(quick)["seven"]
@@ -549,22 +564,33 @@ def seven_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
         o = res[f"seven-node/{s}"]
         f, g = C.goodput(o, "f", lo, end), C.goodput(o, "g", lo, end)
         total[s] = f + g
-        rows.append(
-            reported(
-                exp, f"{C.LABEL[s]} F / G / total", cond, list(TABLE_3[s]), [f, g, f + g], "Mbit/s"
+        for who, ours, paper in zip(("F", "G", "total"), (f, g, f + g), TABLE_3[s], strict=True):
+            rows.append(
+                relative(
+                    paper,
+                    ours,
+                    TABLE_3_TOL,
+                    goal=True,
+                    experiment=exp,
+                    metric=f"{C.LABEL[s]} throughput ({who})",
+                    condition=cond,
+                    unit="Mbit/s",
+                )
             )
-        )
-    best = max(total, key=total.get)
+    ratios = [total["chopcop"] / total[s] if total[s] else float("inf") for s in ("icp", "hr-icp")]
+    bound = 5 * (1 - FACTOR_5_TOL)
     rows.append(
         Row(
             exp,
-            "CHoPCoP's total the highest",
+            "CHoPCoP's total over ICP's / HR-ICP's",
             cond,
-            "CHoPCoP highest",
-            [total[s] for s in C.SCHEMES],
-            "Mbit/s (CHoPCoP / ICTP / ICP / HR-ICP)",
-            "CHoPCoP's the largest",
-            best == "chopcop",
+            "a factor of 5",
+            ratios,
+            "ratio (over ICP / over HR-ICP)",
+            f"each ≥ {bound:g} (a factor of 5, −{FACTOR_5_TOL * 100:g} %)",
+            all(r >= bound for r in ratios),
+            expected=5,
+            expected_source="derived: a factor of 5 = ×5",
         )
     )
     rows.append(
@@ -602,7 +628,7 @@ def report_sections(res: dict[str, Outcome], quick: bool) -> list[tuple[str, str
     for cir in C.CIRS:
         pw, pwo, tw, two = TABLE_1[cir]
         ow, owo = res[C.cir_key(cir, True)], res[C.cir_key(cir, False)]
-        r = [C.app_summary(o, "receiver")["delivery_ratio"] for o in (ow, owo)]
+        r = [C.complete_share(o, "receiver") for o in (ow, owo)]
         send = C.cir_chunks(cir, quick)[1]
         t = [C.transfer_goodput(o, "receiver", send) for o in (ow, owo)]
         lines.append(

@@ -75,21 +75,50 @@ class Row:
 
 
 def verdict(within: bool | None) -> str:
+    """The row's verdict as comparison.csv's `within` writes it."""
     return NOT_CHECKED if within is None else "true" if within else "false"
 
 
+def parse_verdict(text: str) -> bool | None:
+    """comparison.csv's `within` back to the verdict: "true", "false", or "n/a" (None, a row
+    that cannot fail); anything else is a ValueError naming it."""
+    try:
+        return {"true": True, "false": False, NOT_CHECKED: None}[text]
+    except KeyError:
+        raise ValueError(
+            f"within = {text!r}: expected 'true', 'false' or {NOT_CHECKED!r}"
+        ) from None
+
+
+def mark(within: bool | None) -> str:
+    """The mark every report (report.md, the docs' tables, the HTML page) shows for a verdict:
+    ✅ within, ❌ outside, — a row that cannot fail (neither)."""
+    return "—" if within is None else "✅" if within else "❌"
+
+
+def count(verdicts: list[bool | None]) -> tuple[int, int]:
+    """(verdicts within tolerance, verdicts that can fail): the "N of M within" of reports; a
+    row only reported (None) is in neither."""
+    checked = [v for v in verdicts if v is not None]
+    return sum(checked), len(checked)
+
+
+def count_text(verdicts: list[bool | None]) -> str:
+    """ "N of M comparisons within tolerance" (+ how many rows are only reported)."""
+    ok, n = count(verdicts)
+    reported = len(verdicts) - n
+    extra = f" ({reported} more reported without a tolerance)" if reported else ""
+    return f"{ok} of {n} comparisons within tolerance{extra}"
+
+
 def tally(rows: list[Row]) -> tuple[int, int]:
-    """(rows within tolerance, rows that can fail): the "N of M within" of reports."""
-    checked = [r for r in rows if r.checked]
-    return sum(bool(r.within) for r in checked), len(checked)
+    """(rows within tolerance, rows that can fail): :func:`count` of the rows' verdicts."""
+    return count([r.within for r in rows])
 
 
 def tally_text(rows: list[Row]) -> str:
-    """ "N of M comparisons within tolerance" (+ how many rows are only reported)."""
-    ok, n = tally(rows)
-    reported = len(rows) - n
-    extra = f" ({reported} more reported without a tolerance)" if reported else ""
-    return f"{ok} of {n} comparisons within tolerance{extra}"
+    """:func:`count_text` of the rows' verdicts."""
+    return count_text([r.within for r in rows])
 
 
 def fmt(x: Any) -> str:
@@ -133,14 +162,13 @@ def markdown_table(rows: list[Row]) -> str:
     """The rows as a Markdown table (paper and expected beside ours)."""
     head = "| metric | condition | paper | expected (source) | ours | unit | tolerance | within |\n"
     head += "|---|---|---|---|---|---|---|---|\n"
-    mark = {None: "—", True: "✅", False: "❌"}
 
     def expected(r: Row) -> str:
         return "—" if r.expected is None else f"{fmt(r.expected)} ({r.expected_source})"
 
     body = "".join(
         f"| {r.metric} | {r.condition} | {fmt(r.paper) or '—'} | {expected(r)} | "
-        f"{fmt(r.ours)} | {r.unit} | {r.tolerance} | {mark[r.within]} |\n"
+        f"{fmt(r.ours)} | {r.unit} | {r.tolerance} | {mark(r.within)} |\n"
         for r in rows
     )
     return head + body

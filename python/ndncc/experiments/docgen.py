@@ -23,6 +23,8 @@ import re
 import sys
 from pathlib import Path
 
+from .common import mark, parse_verdict
+
 BEGIN = re.compile(r"<!-- BEGIN GENERATED (?P<paper>[\w-]+): (?P<what>.*?) -->")
 END = "<!-- END GENERATED -->"
 
@@ -43,7 +45,6 @@ def provenance(report: Path) -> str:
 
 def table(rows: list[dict[str, str]]) -> str:
     """The rows as Markdown; with an `experiment` column when they come from several."""
-    mark = {"true": "✅", "false": "❌", "n/a": "—"}
     several = len({r["experiment"] for r in rows}) > 1
     head = "| metric | condition | paper | expected (source) | ours | unit | tolerance | within |"
     if several:
@@ -54,7 +55,7 @@ def table(rows: list[dict[str, str]]) -> str:
         lines.append(
             ("| " + r["experiment"] + " " if several else "")
             + f"| {r['metric']} | {r['condition']} | {r['paper'] or '—'} | {expected} | "
-            f"{r['ours']} | {r['unit']} | {r['tolerance']} | {mark.get(r['within'], '?')} |"
+            f"{r['ours']} | {r['unit']} | {r['tolerance']} | {mark(parse_verdict(r['within']))} |"
         )
     return "\n".join(lines)
 

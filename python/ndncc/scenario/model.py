@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -87,12 +88,24 @@ class Scenario:
     def from_toml_str(
         cls, text: str, source: str = "<string>", base_dir: str | Path | None = None
     ) -> Scenario:
-        """A scenario from TOML text; relative paths in it start at `base_dir` (default: cwd)."""
+        """A scenario from TOML text; relative paths in it start at `base_dir` (default: cwd).
+        A UTF-8 byte order mark at its start (some Windows editors write one) is ignored."""
+        if not isinstance(text, str):
+            hint = ": decode it first, text.decode('utf-8')" if isinstance(text, bytes) else ""
+            raise TypeError(
+                f"Scenario.from_toml_str: text must be the TOML text as a str, got "
+                f"{type(text).__name__}{hint} (or give a file to Scenario.load)"
+            )
         return cls.from_dict(_parse_toml(text, source), source, base_dir)
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
         """Reads a scenario TOML file; its name defaults to the file name without extension."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(
+                f"Scenario.load: path must be a file name (str or pathlib.Path), got "
+                f"{type(path).__name__}"
+            )
         path = Path(path)
         if path.exists() and not path.is_file():
             kind = "a directory" if path.is_dir() else "not a regular file"
@@ -238,6 +251,7 @@ class Scenario:
         """A copy with some values replaced. `overrides` maps dotted paths ("trace.bin",
         "links[0].bandwidth", "apps[c1].rate", "nodes.R1.strategy") to new values; None
         removes a key."""
+        _check_overrides(overrides)
         new = Scenario.from_dict(self._data, self._source, self._base_dir)
         new._default_name = self._default_name
         new._duration_overridden = self._duration_overridden or bool(
@@ -338,6 +352,24 @@ class Scenario:
             else self._default_name
         )
         return f"Scenario({name!r}, source={self._source!r})"
+
+
+def _check_overrides(overrides: Any) -> None:
+    """Refuses `overrides` that are not a mapping of dotted paths (str) to values."""
+    from collections.abc import Mapping
+
+    example = "e.g. {'trace.bin': '50ms', 'apps[c1].rate': 200}"
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise TypeError(
+            f"with_overrides: overrides must be a dict of dotted paths to values ({example}), "
+            f"got {type(overrides).__name__}"
+        )
+    for key in overrides or {}:
+        if not isinstance(key, str):
+            raise TypeError(
+                f"with_overrides: every key of overrides is a dotted path as a str ({example}), "
+                f"got {key!r}"
+            )
 
 
 def _without_none(d: dict) -> dict:

@@ -107,6 +107,8 @@ class _AppReader:
             body = None
         if body is None or node is None or _invalid(name, prefix, start, stop):
             return None
+        if kind == "consumer":
+            self.check_clock_periods(t, body, start, stop)
         spec = {
             "name": name,
             "node": node,
@@ -158,6 +160,36 @@ class _AppReader:
                 f"the app starts at {format_time(start)}, after the scenario ends ({ends})",
                 "start it earlier, or make [scenario] duration longer",
             )
+
+    def check_clock_periods(self, t: _Table, body: dict, start: int, stop: int | None) -> None:
+        """A consumer's clock period (its tick engine's tick, its RMC loop's period, its
+        clock's granularity) must be shorter than the time it sends: the clock would not wake
+        it again before it stops. Refused, or warned about in a shortened run (an override)."""
+        if self.duration_ns is None:
+            return
+        end = self.duration_ns if stop is None else min(stop, self.duration_ns)
+        active = end - start
+        engine, clock = body["engine"], body["clock"]
+        periods = {
+            "tick": engine.get("tick_ns") if engine["type"] == "tick" else None,
+            "period": engine.get("period_ns") if engine["type"] == "rmc" else None,
+            "clock_granularity": clock.get("tg_ns"),
+        }
+        for key, period in periods.items():
+            if key not in t.data or period is None or active <= 0 or period < active:
+                continue
+            problem = (
+                f"{key} = {format_time(period)} is not shorter than the time the consumer "
+                f"sends ({format_time(active)}): its clock would wake it once, at its start"
+            )
+            fix = (
+                f'make {key} a small part of the run (e.g. "10ms"), or make [scenario] '
+                "duration longer"
+            )
+            if self.duration_overridden:  # a shortened run: expected, not a mistake
+                self.warn(t.at(key), problem, fix, file=t.file)
+            else:
+                t.error(key, problem, fix)
 
     def read_producer(self, t: _Table) -> dict | None:
         body = {

@@ -8,13 +8,17 @@ the consumer controllers'. Besides them a table takes:
 * ``nodes``: the nodes with a control link to the component (default: every node running the
   router part of the same name, e.g. ``sieve``); a node has at most one control link;
 * ``delay``: the one-way delay of each control link (default 1 ms).
+
+A parameter that the component and the router part of the same name both have (ndnSieve's
+``th2``) is one threshold read in two places: a node joined to the component whose router part
+holds another value is warned about.
 """
 
 from __future__ import annotations
 
 from .convert import _DELAY
 from .errors import _describe, _did_you_mean
-from .schemes import cross_check, param_names, read_params, schema
+from .schemes import cross_check, param_names, read_params, routers, schema
 from .tables import _invalid, _Table
 
 _OWN_KEYS = ("nodes", "delay")
@@ -70,7 +74,35 @@ class _SdnReader:
                     return result
                 linked[n] = name
             result.append({"config": {entry["tag"]: values}, "nodes": nodes, "delay_ns": delay})
+            self.warn_shared_params(sub, name, values, nodes)
         return result
+
+    def warn_shared_params(self, t: _Table, name: str, values: dict, nodes: list[int]) -> None:
+        """Warns when a parameter of component `name` that its router part also has differs
+        at a node joined to it (the component's value is not the routers')."""
+        part = routers().get(name)
+        if part is None:
+            return
+        for key in param_names(part):
+            if key not in values:
+                continue
+            differ: dict[object, list[str]] = {}
+            for n in nodes:
+                router = self.nodes[n].get("schemes", {}).get(name)
+                if router is not None and router.get(key) != values[key]:
+                    differ.setdefault(router[key], []).append(self.nodes[n]["name"])
+            if not differ:
+                continue
+            at = "; ".join(f"{_shown(v)} at {_listed(names)}" for v, names in differ.items())
+            written = "set" if key in t.data else "its default"
+            self.warn(
+                t.at(key),
+                f"[sdn.{name}] {key} = {_shown(values[key])} ({written}), but the {name} router "
+                f"part has {key} = {at}: the controller and the routers would read one "
+                "threshold two ways",
+                f"give [sdn.{name}] and [defaults.node.schemes.{name}] (or the nodes' tables) "
+                f"the same {key}",
+            )
 
     def sdn_nodes(self, t: _Table, name: str) -> list[int] | None:
         """The node indices of `nodes`, or by default those running router part `name`."""
@@ -98,3 +130,12 @@ class _SdnReader:
             t.error("nodes", "a node is listed twice", "list each node once")
             return None
         return found
+
+
+def _shown(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _listed(names: list[str], most: int = 6) -> str:
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(names[:most]) + more

@@ -261,6 +261,7 @@ class _Resolver(
             return
         reachable = [p for p in serving if component[p.node] == component[app.node]]
         self.default_line_rates(app, reachable)
+        self.warn_single_class_multipath(app, component)
         if mode != "static" or any(p.node == app.node for p in serving):
             return
         if not any(r["node"] == app.node and _covers(r["prefix"], app.prefix) for r in static):
@@ -269,6 +270,74 @@ class _Resolver(
                 f"static routing gives {self.nodes[app.node]['name']} no route for '{app.prefix}'",
                 "add a [[routes]] entry for it",
             )
+            return
+        trail = self.static_trail(app, {p.node for p in serving}, static)
+        if trail is not None:
+            where = ", ".join(sorted({self.nodes[p.node]["name"] for p in serving}))
+            self.warn(
+                f"{app.key}.prefix",
+                f"the static routes from {self.nodes[app.node]['name']} for '{app.prefix}' "
+                f"reach no producer of it: {trail}",
+                f"add [[routes]] entries that lead to a producer of it (on {where})",
+            )
+
+    def static_trail(self, app: _App, producers: set[int], static: list[dict]) -> str | None:
+        """None when the static routes for the consumer's names (at each node the routes of
+        the longest prefix that covers them) lead from its node to a node with one of
+        `producers`; else how they fail, along their first next hops: "A → B → A, a loop" or
+        "A → B, where no route for it goes on"."""
+        hops: dict[int, list[int]] = {}
+        longest: dict[int, int] = {}
+        for r in static:
+            if not _covers(r["prefix"], app.prefix):
+                continue
+            n, depth = r["node"], len(_components(r["prefix"]))
+            link = self.links[r["link"]]
+            other = link.b if link.a == n else link.a
+            if depth > longest.get(n, -1):
+                longest[n], hops[n] = depth, []
+            if depth == longest[n]:
+                hops[n].append(other)
+        seen, todo = {app.node}, [app.node]
+        while todo:
+            n = todo.pop()
+            if n in producers:
+                return None
+            for m in hops.get(n, ()):
+                if m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+        path, n = [app.node], app.node
+        while hops.get(n) and hops[n][0] not in path:
+            n = hops[n][0]
+            path.append(n)
+        names = " → ".join(self.nodes[i]["name"] for i in path)
+        if hops.get(n):
+            return f"{names} → {self.nodes[hops[n][0]]['name']}, a loop"
+        return f"{names}, where no route for it goes on"
+
+    def warn_single_class_multipath(self, app: _App, component: list[int]) -> None:
+        """A MIRCC consumer with `multipath = true` labels its Interests primary or secondary:
+        only the class-multipath strategy sends the classes different ways."""
+        controller = app.spec["app"]["controller"]
+        if controller.get("type") != controllers()["mircc"]["tag"] or not controller.get(
+            "multipath"
+        ):
+            return
+        mine = component[app.node]
+        if any(
+            n["strategy"] == "class-multipath"
+            for i, n in enumerate(self.nodes)
+            if component[i] == mine
+        ):
+            return
+        self.warn(
+            f"{app.key}.multipath",
+            "multipath = true labels the consumer's Interests primary or secondary, but no node "
+            'it can reach runs strategy = "class-multipath": both classes take one path',
+            f'give node {self.nodes[app.node]["name"]} strategy = "class-multipath" (and a '
+            "second route), or remove multipath",
+        )
 
     def line_rate(self, app: _App, serving: list[_App], key: str, fix: str) -> tuple | None:
         """(line rate, Data wire size) of a consumer's node: its fastest link's bandwidth in

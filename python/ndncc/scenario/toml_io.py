@@ -102,6 +102,7 @@ def plain(value: Any) -> Any:
 def _parse_toml(text: str, source: str) -> dict:
     import tomllib  # on first use: generated scenarios never parse TOML
 
+    text = text.removeprefix("\ufeff")  # a byte order mark (some Windows editors write one)
     _check_nesting(text, source)
     try:
         return tomllib.loads(text)

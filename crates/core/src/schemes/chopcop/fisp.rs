@@ -14,16 +14,25 @@
 //! Q < Q_release: release every delayed Interest                     (phase 4)
 //! ```
 //!
-//! A delayed Interest waits in the interface's delay queue (not counted in Q) and is sent after
-//! the delay interval (default: the interface's smoothed RTT), then joins the interface's
-//! outgoing Interest queues: one per flow, served round robin, each Interest taking the time its
-//! Data will take on the interface's link (the seed's DRR charged by the Data size; with equal
-//! chunks, round robin); an Interest that finds these queues empty and is not delayed leaves at
-//! once. Q_release = 0.3·C, Q_min = 0.4·C,
-//! Q_max = 0.9·C, P₀ = 0.3, C the interface's buffer [OPEN: 2 600 KB, the total of seed 001's
-//! buffers]. The hooks do not tell an Interest's incoming face, so the interface of a flow is
-//! learnt from the face its Data go out on; a flow whose Data have not been seen yet is not
-//! shaped.
+//! Q_release = 0.3·C, Q_min = 0.4·C, Q_max = 0.9·C, P₀ = 0.3, where C is the interface's
+//! outbound Data buffer (seed 001 §V-B: "The router's outgoing data queue is 1500KB in size, and
+//! we have Qmax = 0.9C = 1350KB"): by default the face's queue limit, as REM's C_q; an explicit
+//! `capacity` overrides it.
+//!
+//! **The modified DRR** (§III-B): once an interface is shaping, every Interest of every active
+//! flow joins its flow's outgoing Interest queue (one queue per flow, a content name), and the
+//! queues are served by deficit round robin whose deficit counter is charged the size of the
+//! Data the Interest will bring back (its requested segments × the segment size), not the
+//! Interest's own size; each Interest served waits the time its Data take on the interface's
+//! link before the next is served, so the Interests leave at the rate the interface's Data link
+//! can carry. A queue's quantum is the largest such Data size asked on the interface so far, so
+//! that a visit serves at least one Interest. A delayed Interest waits in the interface's delay
+//! queue (not counted in Q) for the delay interval (default: the interface's smoothed RTT), then
+//! joins its flow's queue, where phases 2 and 3 apply to it again. While the queues hold
+//! Interests, a new Interest queues behind them even when shaping has stopped; one that finds
+//! them empty while not shaping leaves at once. The hooks do not tell an Interest's incoming
+//! face, so the interface of a flow is learnt from the face its Data go out on; a flow whose Data
+//! have not been seen yet is not shaped.
 
 use crate::face::{Face, FaceId, QueueLimit};
 use crate::name::{Name, NameId};
@@ -39,7 +48,8 @@ use std::collections::VecDeque;
 pub struct FispParams {
     /// γ: weight of q_i in Q.
     pub gamma: f64,
-    /// C in bytes.
+    /// C in bytes; 0 = each interface's outbound Data buffer (the face's queue limit in bytes,
+    /// or its packets × `segment_bytes` when the limit is in packets).
     pub capacity: f64,
     pub q_release: f64,
     pub q_min: f64,
@@ -55,10 +65,29 @@ pub struct FispParams {
 }
 
 impl FispParams {
-    /// P of phase 2: (Q − Q_min)/(Q_max − Q_min) + P₀, in [0, 1].
-    pub fn delay_probability(&self, q: f64) -> f64 {
-        let (lo, hi) = (self.q_min * self.capacity, self.q_max * self.capacity);
+    /// P of phase 2 on an interface of capacity `cap`: (Q − Q_min)/(Q_max − Q_min) + P₀, in
+    /// [0, 1].
+    pub fn delay_probability(&self, q: f64, cap: f64) -> f64 {
+        let (lo, hi) = (self.q_min * cap, self.q_max * cap);
         ((q - lo) / (hi - lo) + self.p0).clamp(0.0, 1.0)
+    }
+
+    /// C of an interface whose outbound face is `face`: `capacity`, else the face's buffer.
+    pub fn capacity_of(&self, face: &Face) -> f64 {
+        if self.capacity > 0.0 {
+            return self.capacity;
+        }
+        match face.limit() {
+            QueueLimit::Bytes(b) => b as f64,
+            QueueLimit::Packets(n) => f64::from(n) * self.segment_bytes,
+        }
+    }
+
+    /// The size of the Data an Interest brings back: its requested segments × the segment size
+    /// (one segment for a plain Interest). DRR's charge and q_i's increment.
+    pub fn data_bytes(&self, interest: &Interest) -> f64 {
+        let segments = interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
+        f64::from(segments) * self.segment_bytes
     }
 }
 
@@ -73,10 +102,14 @@ pub struct Iface {
     queued: FxHashMap<NameId, f64>,
     /// Delayed Interests, in the order they were delayed.
     delayed: VecDeque<Delayed>,
-    /// The outgoing Interest queues (released or queued behind released ones), per flow, and
-    /// the round-robin order of the flows with a non-empty queue.
-    outq: FxHashMap<NameId, VecDeque<Delayed>>,
+    /// The outgoing Interest queues, one per flow, with their deficit counters (bytes).
+    outq: FxHashMap<NameId, FlowQueue>,
+    /// DRR's active list: the flows with a non-empty queue, the one being visited first.
     rr: VecDeque<NameId>,
+    /// The flow at the front of `rr` has had its quantum for the current visit.
+    granted: bool,
+    /// DRR's quantum: the largest Data size (bytes) an Interest asked on this interface.
+    pub quantum: f64,
     /// When the outgoing queues may send their next Interest.
     next_send: Instant,
     /// Smoothed RTT of Interests sent for this interface (ns).
@@ -105,24 +138,99 @@ impl Iface {
     }
     /// Interests in the outgoing queues.
     pub fn queued_len(&self) -> usize {
-        self.outq.values().map(VecDeque::len).sum()
+        self.outq.values().map(|f| f.q.len()).sum()
     }
+    /// The deficit counter of `flow`'s queue (bytes).
+    pub fn deficit(&self, flow: NameId) -> f64 {
+        self.outq.get(&flow).map_or(0.0, |f| f.deficit)
+    }
+    /// `d` joins its flow's outgoing queue (the flow joins DRR's active list at its end).
     fn enqueue(&mut self, d: Delayed) {
+        self.quantum = self.quantum.max(d.cost);
         let q = self.outq.entry(d.interest.name.base).or_default();
-        if q.is_empty() {
+        if q.q.is_empty() {
             self.rr.push_back(d.interest.name.base);
         }
-        q.push_back(d);
+        q.q.push_back(d);
+    }
+
+    /// Removes the queued copies `stale` selects from `flow`'s queue.
+    fn remove(&mut self, flow: NameId, stale: impl Fn(&Delayed) -> bool) {
+        let Some(q) = self.outq.get_mut(&flow) else {
+            return;
+        };
+        q.q.retain(|d| !stale(d));
+        if q.q.is_empty() {
+            q.deficit = 0.0;
+            if self.rr.front() == Some(&flow) {
+                self.granted = false;
+            }
+            self.rr.retain(|&x| x != flow);
+        }
+    }
+
+    /// Deficit round robin: the next Interest to send. The flow at the front of the active list
+    /// gets the quantum once per visit; it sends its head Interest if its deficit covers the
+    /// Data that Interest brings back (the deficit is charged that size), else the visit ends and
+    /// the flow goes to the back of the list; an emptied queue leaves the list with its deficit
+    /// reset to 0. An Interest that could no longer be answered within its lifetime (it waited
+    /// its lifetime less the interface's smoothed upstream round trip) is discarded (counted in
+    /// `expired`), uncharged: its Data would find no PIT entry and waste the link's turn.
+    fn next_drr(&mut self, now: Instant) -> Option<Delayed> {
+        let rtt = Duration(self.srtt.map_or(0, |s| s.round() as u64));
+        loop {
+            let flow = *self.rr.front()?;
+            let fq = self.outq.get_mut(&flow).expect("a queue per active flow");
+            while fq
+                .q
+                .front()
+                .is_some_and(|d| now.saturating_since(d.since) + rtt >= d.interest.lifetime)
+            {
+                fq.q.pop_front();
+                self.expired += 1;
+            }
+            let Some(cost) = fq.q.front().map(|d| d.cost) else {
+                fq.deficit = 0.0;
+                self.rr.pop_front();
+                self.granted = false;
+                continue;
+            };
+            if !self.granted {
+                fq.deficit += self.quantum;
+                self.granted = true;
+            }
+            if cost <= fq.deficit {
+                let d = fq.q.pop_front().expect("a head");
+                fq.deficit -= cost;
+                if fq.q.is_empty() {
+                    fq.deficit = 0.0;
+                    self.rr.pop_front();
+                    self.granted = false;
+                }
+                return Some(d);
+            }
+            self.rr.rotate_left(1);
+            self.granted = false;
+        }
     }
 }
 
-/// A delayed Interest: when its interval ends, since when it waits, where it goes.
+/// One flow's outgoing Interest queue and its DRR deficit counter (bytes).
+#[derive(Clone, Debug, Default)]
+struct FlowQueue {
+    q: VecDeque<Delayed>,
+    deficit: f64,
+}
+
+/// A held Interest: when its delay interval ends, since when it waits, where it goes, and the
+/// size of the Data it will bring back (DRR's charge).
 #[derive(Clone, Copy, Debug)]
 struct Delayed {
     until: Instant,
     since: Instant,
     face: FaceId,
     interest: Interest,
+    cost: f64,
 }
 
 /// An Interest sent upstream: its interface, flow, bytes still owed and its expiry.
@@ -180,7 +288,15 @@ impl Fisp {
             + self.p.gamma * f.owed.get(&flow).copied().unwrap_or(0.0)
     }
 
-    /// An Interest of flow `interest.name.base` is about to leave on `up`: phases 2 and 3.
+    /// C of interface `i` (`capacity`, else its face's outbound buffer).
+    pub fn capacity(&self, i: usize, faces: &[Face]) -> f64 {
+        faces
+            .get(i)
+            .map_or(self.p.capacity, |f| self.p.capacity_of(f))
+    }
+
+    /// An Interest of flow `interest.name.base` is about to leave on `up`: phases 2 and 3, then
+    /// the outgoing queues while the interface shapes (or while they hold Interests).
     pub fn on_interest_out(
         &mut self,
         now: Instant,
@@ -199,69 +315,53 @@ impl Fisp {
         let Some(&i) = self.flow_iface.get(&flow) else {
             return InterestVerdict::Admit;
         };
-        // a new transmission of a name on the same face supersedes a delayed one (the
-        // forwarder would not send the old one any more); a copy for another face (multicast)
-        // is another Interest
+        // a new transmission of a name on the same face supersedes a held one (the forwarder
+        // would not send the old one any more); a copy for another face (multicast) is another
+        // Interest
         let stale = |d: &Delayed| d.interest.name == interest.name && d.face == up;
         let f = &mut self.ifaces[i];
         f.delayed.retain(|d| !stale(d));
-        if let Some(q) = f.outq.get_mut(&flow) {
-            q.retain(|d| !stale(d));
-            if q.is_empty() {
-                f.rr.retain(|&x| x != flow);
-            }
-        }
+        f.remove(flow, stale);
+        let held = Delayed {
+            until: now,
+            since: now,
+            face: up,
+            interest: *interest,
+            cost: self.p.data_bytes(interest),
+        };
         if self.must_delay(i, flow, faces, rng) {
             let wait = self.delay_interval(i);
             let f = self.iface(i);
             f.delayed.push_back(Delayed {
                 until: now + wait,
-                since: now,
-                face: up,
-                interest: *interest,
+                ..held
             });
             f.delayed_total += 1;
             return InterestVerdict::Hold;
         }
-        if !self.ifaces[i].rr.is_empty() {
-            // the outgoing queues hold Interests: this one waits its turn behind them
-            self.ifaces[i].enqueue(Delayed {
-                until: now,
-                since: now,
-                face: up,
-                interest: *interest,
-            });
-            self.pump(now, i, faces);
-            return InterestVerdict::Hold;
+        let f = &mut self.ifaces[i];
+        if !f.shaping && f.rr.is_empty() {
+            self.sent(now, i, interest);
+            return InterestVerdict::Admit;
         }
-        self.sent(now, i, interest);
-        InterestVerdict::Admit
+        // shaping, or the queues hold Interests: this one joins its flow's queue
+        f.enqueue(held);
+        self.pump(now, i, faces);
+        InterestVerdict::Hold
     }
 
-    /// Serves the outgoing queues of interface `i`: round robin over the flows, one Interest
-    /// per the time its Data take on the interface's link (none without a bandwidth).
+    /// Serves the outgoing queues of interface `i` by deficit round robin, one Interest per the
+    /// time its Data take on the interface's link (none without a bandwidth).
     fn pump(&mut self, now: Instant, i: usize, faces: &[Face]) {
         while self.ifaces[i].next_send <= now {
-            let f = &mut self.ifaces[i];
-            let Some(flow) = f.rr.pop_front() else {
+            let Some(d) = self.ifaces[i].next_drr(now) else {
                 return;
             };
-            let q = f.outq.get_mut(&flow).expect("a queue per flow in rr");
-            let d = q.pop_front().expect("flows in rr have Interests");
-            if !q.is_empty() {
-                f.rr.push_back(flow);
-            }
-            if now.saturating_since(d.since) >= d.interest.lifetime {
-                f.expired += 1;
-                continue;
-            }
-            let segments = d.interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
-            let bits = f64::from(segments) * self.p.segment_bytes * 8.0;
             let gap = faces
                 .get(i)
                 .and_then(|face| face.bandwidth)
                 .map_or(Duration::ZERO, |b| {
-                    Duration((bits * 1e9 / b.0 as f64) as u64)
+                    Duration((d.cost * 8.0 * 1e9 / b.0 as f64) as u64)
                 });
             self.ifaces[i].next_send = now + gap;
             self.sent(now, i, &d.interest);
@@ -276,7 +376,7 @@ impl Fisp {
     /// shaping, a flow over its fair share Q_min/n is delayed with probability P.
     fn must_delay(&self, i: usize, flow: NameId, faces: &[Face], rng: &mut RngStream) -> bool {
         let q = self.q(i, faces);
-        let cap = self.p.capacity;
+        let cap = self.capacity(i, faces);
         if q > self.p.q_max * cap {
             return true;
         }
@@ -284,7 +384,8 @@ impl Fisp {
             return false;
         }
         let n = self.ifaces[i].flows().max(1) as f64;
-        self.q_flow(i, flow) >= self.p.q_min * cap / n && rng.chance(self.p.delay_probability(q))
+        self.q_flow(i, flow) >= self.p.q_min * cap / n
+            && rng.chance(self.p.delay_probability(q, cap))
     }
 
     /// The delay interval: `delay`, else the interface's smoothed RTT; never shorter than
@@ -303,8 +404,7 @@ impl Fisp {
 
     /// An Interest for interface `i` goes upstream: it owes its Data to q_i.
     fn sent(&mut self, now: Instant, i: usize, interest: &Interest) {
-        let segments = interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
-        let bytes = f64::from(segments) * self.p.segment_bytes;
+        let bytes = self.p.data_bytes(interest);
         let flow = interest.name.base;
         if let Some(old) = self.owed.insert(
             interest.name,
@@ -399,8 +499,9 @@ impl Fisp {
         Some(release.map_or(self.next_check, |r| r.min(self.next_check)))
     }
 
-    /// Phases 1 and 4 every period; a delayed Interest whose interval is over re-enters the
-    /// outgoing queue, where phases 2 and 3 apply to it again (it may be delayed once more).
+    /// Phases 1 and 4 every period; a delayed Interest whose interval is over re-enters its
+    /// flow's outgoing queue if phases 2 and 3 let it (else it is delayed once more); the queues
+    /// are served.
     /// One that waited longer than its lifetime is discarded (its PIT entry has expired).
     pub fn on_timeout(&mut self, now: Instant, faces: &[Face], rng: &mut RngStream) {
         if now >= self.next_check {
@@ -415,8 +516,8 @@ impl Fisp {
                 let o = self.owed.remove(&n).expect("owed");
                 self.forget(o);
             }
-            let cap = self.p.capacity;
             for i in 0..self.ifaces.len() {
+                let cap = self.capacity(i, faces);
                 let q = self.q(i, faces);
                 self.ifaces[i].shaping = q > self.p.q_min * cap;
                 if q < self.p.q_release * cap {

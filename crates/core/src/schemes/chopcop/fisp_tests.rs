@@ -90,13 +90,17 @@ fn fisp(p: FispParams) -> Fisp {
 fn delay_probability_from_p0_at_q_min_to_one() {
     let p = params();
     assert!(
-        (p.delay_probability(40.0 * KB) - 0.3).abs() < 1e-12,
+        (p.delay_probability(40.0 * KB, p.capacity) - 0.3).abs() < 1e-12,
         "P₀ at Q_min"
     );
-    assert!((p.delay_probability(50.0 * KB) - 0.5).abs() < 1e-12);
-    assert!((p.delay_probability(65.0 * KB) - 0.8).abs() < 1e-12);
-    assert_eq!(p.delay_probability(75.0 * KB), 1.0, "capped at 1");
-    assert_eq!(p.delay_probability(0.0), 0.0, "never below 0");
+    assert!((p.delay_probability(50.0 * KB, p.capacity) - 0.5).abs() < 1e-12);
+    assert!((p.delay_probability(65.0 * KB, p.capacity) - 0.8).abs() < 1e-12);
+    assert_eq!(
+        p.delay_probability(75.0 * KB, p.capacity),
+        1.0,
+        "capped at 1"
+    );
+    assert_eq!(p.delay_probability(0.0, p.capacity), 0.0, "never below 0");
 }
 
 #[test]
@@ -181,6 +185,16 @@ fn phase_1_starts_shaping_only_at_the_periodic_check_above_q_min() {
     assert_eq!(f.poll_timeout(), Some(ms(20)));
 }
 
+/// How many of `n` new Interests of `flow` phases 2 and 3 delay (while shaping, the others
+/// join the flow's outgoing queue: held too, but not delayed).
+fn delays(f: &mut Fisp, fs: &[Face], flow: u32, n: u64, r: &mut RngStream) -> u64 {
+    let before = f.ifaces[0].delayed_total;
+    for s in 0..n {
+        f.on_interest_out(ms(1), UP, &chunk(flow, s), fs, r);
+    }
+    f.ifaces[0].delayed_total - before
+}
+
 #[test]
 fn phase_2_delays_flows_over_their_fair_share_with_probability_p() {
     let mut f = fisp(FispParams {
@@ -193,21 +207,17 @@ fn phase_2_delays_flows_over_their_fair_share_with_probability_p() {
     queue(&mut f, &mut fs, 1, 65);
     f.on_timeout(ms(0), &fs, &mut r);
     let n = 20_000;
-    let delayed = (0..n)
-        .filter(|&s| {
-            f.on_interest_out(ms(1), UP, &chunk(1, s), &fs, &mut r) == InterestVerdict::Hold
-        })
-        .count();
+    let delayed = delays(&mut f, &fs, 1, n, &mut r);
     let share = delayed as f64 / n as f64;
     assert!((share - 0.8).abs() < 0.01, "{share}");
-    assert_eq!(f.ifaces[0].delayed_len(), delayed);
+    assert_eq!(f.ifaces[0].delayed_len() as u64, delayed);
+    // the others joined flow 1's outgoing queue (shaping): no bandwidth, all sent at once
+    assert_eq!(
+        std::iter::from_fn(|| f.poll_action()).count() as u64,
+        n - delayed
+    );
     // flow 2 is below Q_min / n: never delayed (n = 1 active flow: flow 1)
-    for s in 0..1000 {
-        assert_eq!(
-            f.on_interest_out(ms(1), UP, &chunk(2, s), &fs, &mut r),
-            InterestVerdict::Admit
-        );
-    }
+    assert_eq!(delays(&mut f, &fs, 2, 1000, &mut r), 0);
     // the fair share is Q_min / n: with two active flows, 20 KB each
     let mut f = fisp(FispParams {
         gamma: 0.0,
@@ -217,15 +227,8 @@ fn phase_2_delays_flows_over_their_fair_share_with_probability_p() {
     queue(&mut f, &mut fs, 1, 45);
     queue(&mut f, &mut fs, 2, 15);
     f.on_timeout(ms(0), &fs, &mut r);
-    let held = |f: &mut Fisp, fs: &[Face], flow, r: &mut RngStream| {
-        (0..2000)
-            .filter(|&s| {
-                f.on_interest_out(ms(1), UP, &chunk(flow, s), fs, r) == InterestVerdict::Hold
-            })
-            .count()
-    };
-    assert_eq!(held(&mut f, &fs, 2, &mut r), 0, "15 KB < 40 KB / 2");
-    let n = held(&mut f, &fs, 1, &mut r);
+    assert_eq!(delays(&mut f, &fs, 2, 2000, &mut r), 0, "15 KB < 40 KB / 2");
+    let n = delays(&mut f, &fs, 1, 2000, &mut r);
     assert!((1300..1500).contains(&n), "P = 0.7 at Q = 60 KB: {n}");
     // 25 KB ≥ 40 KB / 2: over its fair share though below Q_min (P = 0.9 at Q = 70 KB)
     let mut f = fisp(FispParams {
@@ -236,7 +239,7 @@ fn phase_2_delays_flows_over_their_fair_share_with_probability_p() {
     queue(&mut f, &mut fs, 1, 45);
     queue(&mut f, &mut fs, 2, 25);
     f.on_timeout(ms(0), &fs, &mut r);
-    let n = held(&mut f, &fs, 2, &mut r);
+    let n = delays(&mut f, &fs, 2, 2000, &mut r);
     assert!((1700..1900).contains(&n), "{n}");
 }
 
@@ -474,4 +477,193 @@ fn released_interests_leave_at_the_data_rate_round_robin() {
         vec![(0, 1, 0), (8, 2, 0), (16, 1, 1), (24, 2, 1)],
         "one per 8 ms, flows alternating"
     );
+}
+
+/// C = 0 follows each interface's outbound Data buffer (seed 001 §V-B: a 1 500 KB queue gives
+/// Q_max = 0.9·C = 1 350 KB, Q_min = 600 KB); a limit in packets counts packets × the segment
+/// size; an explicit C overrides the face's.
+#[test]
+fn c_is_the_faces_outbound_buffer_unless_set() {
+    let p = FispParams {
+        gamma: 0.0,
+        capacity: 0.0,
+        ..params()
+    };
+    let mut fs = faces();
+    fs[0] = Face::new(
+        DOWN,
+        FaceKind::Net { peer: 1, link: 0 },
+        QueueLimit::Bytes(1_500_000),
+    );
+    let mut f = fisp(p.clone());
+    assert_eq!(f.capacity(0, &fs), 1_500_000.0);
+    let mut r = rng();
+    // phase 3 at Q_max = 1 350 KB, without a periodic check
+    queue(&mut f, &mut fs, 1, 1350);
+    assert_eq!(
+        f.on_interest_out(ms(0), UP, &chunk(2, 0), &fs, &mut r),
+        InterestVerdict::Admit,
+        "Q = Q_max: not above it"
+    );
+    queue(&mut f, &mut fs, 1, 1);
+    assert_eq!(
+        f.on_interest_out(ms(0), UP, &chunk(2, 1), &fs, &mut r),
+        InterestVerdict::Hold
+    );
+    assert_eq!(f.ifaces[0].delayed_total, 1);
+    // phase 1 at Q_min = 600 KB
+    let mut f = fisp(p.clone());
+    let mut fs2 = fs.clone();
+    while fs2[0].dequeue(ms(0)).is_some() {}
+    queue(&mut f, &mut fs2, 1, 600);
+    f.on_timeout(ms(0), &fs2, &mut r);
+    assert!(!f.ifaces[0].shaping);
+    queue(&mut f, &mut fs2, 1, 1);
+    f.on_timeout(ms(10), &fs2, &mut r);
+    assert!(f.ifaces[0].shaping);
+    // P from the face's C: P₀ at Q_min, 1 from Q_min + 0.7·(Q_max − Q_min) = 1 125 KB
+    let c = f.capacity(0, &fs2);
+    assert!((p.delay_probability(600_000.0, c) - 0.3).abs() < 1e-12);
+    assert!((p.delay_probability(975_000.0, c) - 0.8).abs() < 1e-12);
+    // a limit in packets: packets × the segment size (1 000 × 1 KB)
+    let pk = Face::new(
+        DOWN,
+        FaceKind::Net { peer: 1, link: 0 },
+        QueueLimit::Packets(1000),
+    );
+    assert_eq!(p.capacity_of(&pk), 1_000_000.0);
+    // an explicit C overrides the face's
+    let set = FispParams {
+        capacity: 2_600_000.0,
+        ..p
+    };
+    assert_eq!(set.capacity_of(&fs[0]), 2_600_000.0);
+    assert_eq!(set.capacity_of(&pk), 2_600_000.0);
+}
+
+fn held(flow: u32, seq: u64, cost_kb: f64) -> Delayed {
+    Delayed {
+        until: Instant::ZERO,
+        since: Instant::ZERO,
+        face: UP,
+        interest: chunk(flow, seq),
+        cost: cost_kb * KB,
+    }
+}
+
+/// The deficit arithmetic (Shreedhar & Varghese's DRR, charged the Data size): a visit adds the
+/// quantum once; the head goes while the deficit covers its charge, and the charge is taken
+/// off; what is left carries over to the flow's next visit; an emptied queue leaves the list
+/// with its deficit reset.
+#[test]
+fn drr_deficit_carries_over_and_resets_when_a_queue_empties() {
+    let mut f = Iface::default();
+    // flow 1: three Interests bringing 20 KB each; flow 2: one bringing 32 KB (the quantum)
+    for s in 0..3 {
+        f.enqueue(held(1, s, 20.0));
+    }
+    f.enqueue(held(2, 0, 32.0));
+    assert_eq!(f.quantum, 32.0 * KB, "the largest Data asked");
+    let mut order = Vec::new();
+    let mut deficits = Vec::new();
+    while let Some(d) = f.next_drr(ms(0)) {
+        order.push((d.interest.name.base.0, d.interest.name.seq.unwrap()));
+        deficits.push((f.deficit(NameId(1)) / KB, f.deficit(NameId(2)) / KB));
+    }
+    // visit 1: flow 1 gets 32, sends one (12 left; 20 > 12 ends the visit); flow 2 gets 32,
+    // sends its only one (0, queue empty). Visit 2: flow 1 has 12 + 32 = 44: two go (4 left),
+    // then its queue is empty: reset to 0
+    assert_eq!(order, vec![(1, 0), (2, 0), (1, 1), (1, 2)]);
+    assert_eq!(
+        deficits,
+        vec![(12.0, 0.0), (12.0, 0.0), (24.0, 0.0), (0.0, 0.0)]
+    );
+    assert!(f.rr.is_empty() && !f.granted);
+    // an expired Interest at the head is discarded uncharged
+    f.enqueue(held(1, 9, 20.0));
+    f.enqueue(held(1, 10, 20.0));
+    f.outq.get_mut(&NameId(1)).unwrap().q[0].interest.lifetime = Duration::from_millis(1);
+    let d = f.next_drr(ms(2)).unwrap();
+    assert_eq!((d.interest.name.seq, f.expired), (Some(10), 1));
+    assert_eq!(f.deficit(NameId(1)), 0.0, "32 − 20, then emptied: reset");
+}
+
+/// The DRR through FISP: while the interface shapes, every Interest of every flow queues; the
+/// deficit is charged the Data an Interest brings back (a whole chunk: 32 segments; a re-ask:
+/// its missing segments), so a flow of 4-segment re-asks sends 8 per chunk of the other flow,
+/// and each waits the time its Data take on the link (32 Mbit/s: a chunk 8 ms, a re-ask 1 ms).
+#[test]
+fn drr_charges_each_flow_the_data_its_interests_bring_back() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        p0: 0.0,
+        ..params()
+    });
+    let mut fs = faces();
+    fs[0].bandwidth = Some(crate::time::BitRate(32_000_000));
+    let mut r = rng();
+    // flow 3's Data hold Q = 45 KB > Q_min: shaping; flows 1 and 2 have no Data queued (γ = 0:
+    // Q_j = 0), so phase 2 never delays them
+    f.on_data_out(&fs[0], &data(3, 0));
+    queue(&mut f, &mut fs, 3, 45);
+    f.on_timeout(ms(0), &fs, &mut r);
+    assert!(f.ifaces[0].shaping);
+    for s in 0..3 {
+        f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r);
+    }
+    for s in 0..16 {
+        let mut reask = chunk(2, s);
+        reask.ext.set_chunk(Some(ChunkRequest {
+            segments: 32,
+            mask: 0b1111 << 8,
+        }));
+        assert_eq!(
+            f.on_interest_out(ms(0), UP, &reask, &fs, &mut r),
+            InterestVerdict::Hold
+        );
+    }
+    assert_eq!(f.ifaces[0].delayed_total, 0);
+    let mut sent = Vec::new();
+    for t in 0..60 {
+        if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
+            f.on_timeout(ms(t), &fs, &mut r);
+        }
+        while let Some(ModuleAction::SendInterest { interest, .. }) = f.poll_action() {
+            sent.push((t, interest.name.base.0));
+        }
+    }
+    let mut want = vec![(0, 1), (8, 1)];
+    want.extend((16..24).map(|t| (t, 2)));
+    want.push((24, 1));
+    want.extend((32..40).map(|t| (t, 2)));
+    assert_eq!(sent, want);
+}
+
+/// An Interest that waited so long in the DRR queue that its Data could not come back within
+/// its lifetime (age + the interface's smoothed upstream RTT ≥ lifetime) is discarded, not
+/// sent: its Data would find no PIT entry here and waste the link's turn.
+#[test]
+fn drr_discards_interests_that_cannot_be_answered_in_their_lifetime() {
+    let mut f = Iface {
+        srtt: Some(100e6), // 100 ms
+        ..Iface::default()
+    };
+    let mut old = held(1, 0, 32.0);
+    old.interest.lifetime = Duration::from_millis(1000);
+    f.enqueue(old);
+    f.enqueue(held(1, 1, 32.0)); // lifetime 4 s
+                                 // at 899 ms: 899 + 100 < 1 000, still worth sending
+    assert_eq!(
+        f.next_drr(ms(899)).map(|d| d.interest.name.seq),
+        Some(Some(0))
+    );
+    let mut g = Iface {
+        srtt: Some(100e6),
+        ..Iface::default()
+    };
+    g.enqueue(old);
+    g.enqueue(held(1, 1, 32.0));
+    // at 900 ms its Data would come back at its lifetime's end: discarded
+    let d = g.next_drr(ms(900)).unwrap();
+    assert_eq!((d.interest.name.seq, g.expired), (Some(1), 1));
 }

@@ -7,7 +7,9 @@
 //! * The consumer, [`ric::Ric`] (`controller = "chopcop"`): RIC's window of chunk Interests.
 //!
 //! * FISP, fair-share Interest shaping ([`fisp`], on with `fisp = true`): Interests of flows
-//!   whose Data would overflow an interface wait in a delay queue.
+//!   whose Data would overflow an interface wait in a delay queue; while an interface shapes,
+//!   its Interests leave through per-flow queues served by deficit round robin at the rate of
+//!   the interface's Data link.
 
 pub mod fisp;
 pub mod ric;
@@ -45,11 +47,14 @@ crate::scheme_config! {
         capacity: u64 = 0, Kind::Size { min: 0, max: 1 << 40 }, "bytes";
         /// FISP on: delay Interests of flows whose Data would overflow an interface.
         fisp: bool = true, Kind::Bool, "";
-        /// γ: weight of q_i (Data owed to Interests sent upstream) in Q = q_d + γ·q_i [OPEN: 1].
-        gamma: f64 = 1.0, Kind::number(0.0), "";
-        /// C: an interface's buffer, the unit of FISP's thresholds [OPEN: 2 600 KB, seed 001's
-        /// outbound Data 1 500 KB + inbound Data 1 MB + Interest 100 KB].
-        fisp_capacity: u64 = 2_600_000, Kind::Size { min: 1, max: 1 << 40 }, "bytes";
+        /// γ: weight of q_i (Data owed to Interests sent upstream) in Q = q_d + γ·q_i [OPEN: ½;
+        /// seed 001's baseline, where FISP is idle with C = 1 500 KB and a 235.8 KB queue while
+        /// q_i ≈ 40 Mbit/s × its 100 ms upstream round trip ≈ 500 KB, needs γ < 0.73].
+        gamma: f64 = 0.5, Kind::number(0.0), "";
+        /// C: the interface's buffer, the unit of FISP's thresholds; 0 = the face's outbound
+        /// Data queue limit (seed 001 §V-B: a 1 500 KB outgoing data queue gives Q_max = 0.9·C =
+        /// 1 350 KB), in bytes, or its packets × `segment_size` when the limit is in packets.
+        fisp_capacity: u64 = 0, Kind::Size { min: 0, max: 1 << 40 }, "bytes";
         /// Q_release / C: below it every delayed Interest is released (seed 001: 0.3).
         q_release: f64 = 0.3, Kind::open_range(0.0, 10.0), "of C";
         /// Q_min / C: shaping starts above it (seed 001: 0.4).
@@ -65,8 +70,8 @@ crate::scheme_config! {
         fisp_delay: Duration = Duration::ZERO, Kind::TIME, "time";
         /// The wait before the interface has an RTT sample [OPEN: 100 ms].
         fisp_delay_fallback: Duration = Duration::from_millis(100), Kind::POSITIVE_TIME, "time";
-        /// The size of one Data segment, for q_i: a chunk Interest owes its segments × this
-        /// [OPEN: seed 001's 1 KB].
+        /// The size of one Data segment: a chunk Interest owes its segments × this to q_i, and
+        /// is charged as much by FISP's DRR [OPEN: seed 001's 1 KB].
         segment_size: u64 = 1000, Kind::PACKET_SIZE, "bytes";
     }
 }
@@ -254,6 +259,7 @@ impl RouterHooks for ChopcopRouter {
             "rem_probability",
             "fisp_owed",
             "fisp_delayed",
+            "fisp_queued",
         ]
     }
     fn face_gauges(&mut self, _now: Instant, face: FaceId, out: &mut [f64]) {
@@ -265,6 +271,7 @@ impl RouterHooks for ChopcopRouter {
             if let Some(i) = f.ifaces.get(face.0 as usize) {
                 out[2] = i.q_i(); // q_i; q_d is the queue column
                 out[3] = i.delayed_len() as f64;
+                out[4] = i.queued_len() as f64;
             }
         }
     }
@@ -276,7 +283,9 @@ impl RouterScheme for ChopcopRouter {
     const DOC: &'static str = "CHoPCoP's router part (Zhang et al. 2014, seed 001): REM, random \
         early marking of Data from the EWMA of each face's outbound Data queue (gentle RED \
         curve q_min = 0.1·C_q, q_max = 0.2·C_q, P_max = 0.002), and FISP, fair-share Interest \
-        shaping (delay queues for flows whose Data would overflow an interface).";
+        shaping (per-flow Interest queues served by deficit round robin at the rate of the \
+        interface's Data link, delay queues for flows whose Data would overflow the interface's \
+        outbound buffer).";
     fn build(cfg: &ChopcopConfig, rng: RngStream) -> Self {
         ChopcopRouter::new(cfg.clone(), rng)
     }
@@ -380,7 +389,8 @@ mod tests {
         let p = &r.fisp.as_ref().expect("on by default").p;
         assert_eq!(
             (p.q_release, p.q_min, p.q_max, p.p0, p.gamma, p.capacity),
-            (0.3, 0.4, 0.9, 0.3, 1.0, 2_600_000.0)
+            (0.3, 0.4, 0.9, 0.3, 0.5, 0.0),
+            "C = 0: each interface's outbound Data buffer"
         );
         assert_eq!(p.period, Duration::from_millis(10));
         assert_eq!((p.delay, p.segment_bytes), (Duration::ZERO, 1000.0));

@@ -16,7 +16,7 @@
 
 use crate::app::controller::{CongestionController, DataSignal, Loss, Target};
 use crate::mechanisms::rtt_estimator::RttEstimator;
-use crate::schemes::params::{Kind, SchemeConfig};
+use crate::schemes::params::{Kind, Problem, SchemeConfig};
 use crate::schemes::registry::{ControllerScheme, TargetKind};
 use crate::time::{Duration, Instant};
 
@@ -38,7 +38,30 @@ crate::scheme_config! {
     }
 }
 
-impl SchemeConfig for SieveConsumerConfig {}
+impl SchemeConfig for SieveConsumerConfig {
+    fn cross_checks(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if self.start_per_data && !self.per_window {
+            problems.push(Problem::new(
+                &["start_per_data", "per_window"],
+                "start_per_data changes nothing without per_window: the window already grows by \
+                 1 per Data throughout",
+                "set per_window = true, or remove start_per_data",
+            ));
+        }
+        if self.initial_window < self.min_window {
+            problems.push(Problem::new(
+                &["initial_window", "min_window"],
+                format!(
+                    "initial_window ({}) is below min_window ({})",
+                    self.initial_window, self.min_window
+                ),
+                format!("set initial_window to at least {}", self.min_window),
+            ));
+        }
+        problems
+    }
+}
 
 /// The ndnSieve window controller.
 #[derive(Clone, Debug)]

@@ -621,3 +621,31 @@ fn one_mild_signal_moves_one_prefix_unless_told_to_move_them_all() {
         }
     }
 }
+
+/// Consumer settings that would change nothing are refused by the rules between parameters:
+/// `start_per_data` without `per_window`, and a floor above the start (ICP refuses the same).
+#[test]
+fn consumer_settings_that_mean_nothing_are_refused() {
+    use crate::schemes::params::SchemeConfig;
+    let keys = |c: SieveConsumerConfig| -> Vec<Vec<String>> {
+        c.validate().into_iter().map(|p| p.keys).collect()
+    };
+    let alone = keys(SieveConsumerConfig {
+        start_per_data: true,
+        ..Default::default()
+    });
+    assert_eq!(alone, vec![vec!["start_per_data", "per_window"]]);
+    let above = keys(SieveConsumerConfig {
+        initial_window: 2.0,
+        min_window: 4.0,
+        ..Default::default()
+    });
+    assert_eq!(above, vec![vec!["initial_window", "min_window"]]);
+    let fine = keys(SieveConsumerConfig {
+        per_window: true,
+        start_per_data: true,
+        initial_window: 4.0,
+        min_window: 4.0,
+    });
+    assert!(fine.is_empty(), "{fine:?}");
+}
