@@ -59,6 +59,8 @@ def test_linear_faces_routes_and_modules(tmp_path):
     assert cfg["P"].get("route", []) == []
     for c in cfg.values():
         assert c["forwarder"]["module"]["sf"]["depth"] == 50.0
+        # ndnccd reads the module in a scenario's units (docs/realtime.md)
+        assert c["forwarder"]["module"]["sf"]["leak_randomize"] == "1000000ns"
         assert c["forwarder"]["strategy"] == "best-route"
     assert cfg["R2"]["listen"]["udp"] == "127.0.0.1:7002"
     assert cfg["R2"]["listen"]["unix"] == str(tmp_path / "2.sock")

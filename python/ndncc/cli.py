@@ -41,6 +41,13 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, width=width)
 
 
+def _escape(text: str) -> str:
+    """Text of the user's (a path, a name) inside rich markup: "[x]" stays text."""
+    from rich.markup import escape
+
+    return escape(text)
+
+
 def _say(console, text: str) -> None:
     """A line of plain text: wrapped at word boundaries on a terminal, never off one (a pipe or
     a log keeps each message on one line, for grep)."""
@@ -178,11 +185,13 @@ def _consumer_tables(console, title: str, cells: list[list[str]]) -> list:
     """The consumers table, or — when it does not fit the console's width whole — two tables
     (counts, then rates and delays). Numbers are never cut or folded: their columns keep the
     width of their longest cell; only names fold."""
+    from rich.markup import escape
     from rich.measure import Measurement
     from rich.table import Table
 
     def table(cols: list[int], title: str | None):
-        t = Table(title=title, title_justify="left")
+        # names are the user's: "[x]" in them is text, not rich markup
+        t = Table(title=None if title is None else escape(title), title_justify="left")
         for i in cols:
             head = _CONSUMER_COLUMNS[i]
             if i < 2:
@@ -191,7 +200,7 @@ def _consumer_tables(console, title: str, cells: list[list[str]]) -> list:
             longest = max([len(row[i]) for row in cells] + [len(w) for w in head.split()])
             t.add_column(head, justify="right", no_wrap=True, min_width=longest)
         for row in cells:
-            t.add_row(*(row[i] for i in cols))
+            t.add_row(*(escape(row[i]) for i in cols))
         return t
 
     whole = table(list(range(len(_CONSUMER_COLUMNS))), title)
@@ -249,7 +258,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     _save_with_status(result, out, quiet=args.quiet)
     if not args.quiet:
         _print_consumers(console, result)
-        console.print(f"results written to [bold]{out}/[/bold]")
+        console.print(f"results written to [bold]{_escape(str(out))}/[/bold]")
     return EXIT_OK
 
 
@@ -375,7 +384,10 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                     f"  outside: {r.experiment} / {r.metric} / {r.condition}: {ref}, "
                     f"ours {fmt(r.ours)} ({r.tolerance})",
                 )
-        console.print(f"report: [bold]{rep.report}[/bold]  (comparison.csv and figures beside it)")
+        console.print(
+            f"report: [bold]{_escape(str(rep.report))}[/bold]  "
+            "(comparison.csv and figures beside it)"
+        )
     return EXIT_OK
 
 
@@ -411,14 +423,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_schemes(args: argparse.Namespace) -> int:
     from . import schemes_doc
 
+    if args.name is not None and args.name not in schemes_doc.names():
+        raise InputError(f"unknown scheme {args.name!r}; known: {', '.join(schemes_doc.names())}")
     if args.json:
-        from .scenario.schemes import schema
-
-        print(json.dumps(schema(), indent=2))
+        print(json.dumps(schemes_doc.schema_of(args.name), indent=2))
     elif args.markdown:
         print(schemes_doc.markdown(), end="")
-    elif not schemes_doc.print_tables(_console(), args.name):
-        raise InputError(f"unknown scheme {args.name!r}; known: {', '.join(schemes_doc.names())}")
+    else:
+        schemes_doc.print_tables(_console(), args.name)
     return EXIT_OK
 
 
@@ -553,7 +565,9 @@ def build_parser() -> argparse.ArgumentParser:
         "its parameters: values, default and meaning (the paper's symbol first).",
     )
     sc.add_argument("name", nargs="?", help="show only this scheme")
-    sc.add_argument("--json", action="store_true", help="the registry's schema as JSON")
+    sc.add_argument(
+        "--json", action="store_true", help="the registry's schema as JSON (only NAME's parts)"
+    )
     sc.add_argument(
         "--markdown", action="store_true", help="the Markdown of docs/schemes/parameters.md"
     )

@@ -18,7 +18,7 @@ DEFAULT_TRANSPORT = "unix:///run/nfd/nfd.sock"
 
 def _value(text: str):
     """A KEY=VALUE value: a TOML value when it parses as one (100, 1.5, true, "x"), else the
-    text itself (aimd, 10ms, 1000B)."""
+    text itself (icp, 10ms, 1000B)."""
     import tomllib
 
     try:
@@ -43,7 +43,7 @@ def app_spec(kind: str, prefix: str, pairs: list[str]) -> tuple[dict, dict]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise InputError(f"'{pair}': app settings are KEY=VALUE, e.g. controller=aimd")
+            raise InputError(f"'{pair}': app settings are KEY=VALUE, e.g. controller=icp")
         key = key.strip()
         if key in ("name", "node", "kind", "prefix", "start", "stop"):
             raise InputError(f"'{key}' is set by the command, not as KEY=VALUE")
@@ -174,7 +174,7 @@ def cmd_producer(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _add_app_flags(p: argparse.ArgumentParser) -> None:
+def _add_app_flags(p: argparse.ArgumentParser, example: str) -> None:
     p.add_argument(
         "--forwarder",
         metavar="URI",
@@ -195,7 +195,7 @@ def _add_app_flags(p: argparse.ArgumentParser) -> None:
         "settings",
         nargs="*",
         metavar="KEY=VALUE",
-        help="the scenario's [[apps]] keys (docs/scenario.md), e.g. controller=aimd engine=rmc",
+        help=f"the scenario's [[apps]] keys (docs/scenario.md), e.g. {example}",
     )
 
 
@@ -207,7 +207,7 @@ def add_commands(sub) -> None:
         "forwarder. Settings are a scenario's [[apps]] consumer keys (controller=..., "
         "engine=..., max_seq=...). Without --duration and max_seq it runs until Ctrl-C.",
     )
-    _add_app_flags(c)
+    _add_app_flags(c, "controller=constant-rate rate=500 engine=rmc, or controller=icp")
     c.add_argument("--seed", type=int, default=1, help="seed of its random streams")
     c.add_argument(
         "--stop", help="stop sending then (e.g. 10s) and keep receiving until --duration"
@@ -222,7 +222,7 @@ def add_commands(sub) -> None:
         "echoing the forwarder's PitToken. Settings are a scenario's [[apps]] producer keys "
         "(payload=1000B, processing_delay=1ms, ...).",
     )
-    _add_app_flags(p)
+    _add_app_flags(p, "payload=1000B processing_delay=1ms")
     p.add_argument(
         "--no-register", action="store_true", help="do not send rib/register (a route exists)"
     )

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .experiments.common import count_text, mark, parse_verdict
+from .labels import axis_label, line_styles
 from .stats import mean_ci
 from .store import APP_SUMS, FIRST_COLUMNS, LAST_COLUMNS, TOP_FIELDS, Store, load_sweep
 
@@ -155,6 +156,11 @@ def _sorted(df: pd.DataFrame, params: list[str]) -> pd.DataFrame:
 
 
 def _metric_figure(ok: pd.DataFrame, metric: str, x: str, others: list[str]) -> str:
+    return _png(_metric_plot(ok, metric, x, others))
+
+
+def _metric_plot(ok: pd.DataFrame, metric: str, x: str, others: list[str]):
+    """The figure of one metric against the x axis, a line per value of the other axes."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(7.5, 3.8))
@@ -163,7 +169,8 @@ def _metric_figure(ok: pd.DataFrame, metric: str, x: str, others: list[str]) -> 
     numeric = _is_numeric(ok[x])
     pos = {v: (float(v) if numeric else i) for i, v in enumerate(xs)}
     groups = list(ok.groupby(others, sort=False, dropna=False)) if others else [((), ok)]
-    for name, g in groups[:MAX_LINES]:
+    styles = line_styles(min(len(groups), MAX_LINES))
+    for (name, g), style in zip(groups[:MAX_LINES], styles, strict=True):
         px, m, lo, hi = [], [], [], []
         for v in xs:
             n, mean, half = mean_ci(g.loc[g[x] == v, metric])
@@ -176,18 +183,23 @@ def _metric_figure(ok: pd.DataFrame, metric: str, x: str, others: list[str]) -> 
             hi.append(mean + half)
         name = name if isinstance(name, tuple) else (name,)
         label = ", ".join(f"{k}={v}" for k, v in zip(others, name, strict=True)) or metric
-        (line,) = ax.plot(px, m, marker="o", ms=3.5, lw=1.3, label=label)
-        ax.fill_between(px, lo, hi, color=line.get_color(), alpha=0.2, lw=0)
+        (line,) = ax.plot(px, m, ms=4, lw=1.3, label=label, **style)
+        ax.fill_between(px, lo, hi, color=line.get_color(), alpha=0.15, lw=0)
     if not numeric:
         ax.set_xticks(range(len(xs)), [str(v) for v in xs], rotation=15, fontsize=8)
-    ax.set(xlabel=x, ylabel=metric)
+    ax.set(xlabel=axis_label(x), ylabel=axis_label(metric))
     ax.grid(alpha=0.3)
     if len(groups) > 1 or others:
         ax.legend(fontsize=7, loc="best")
-    return _png(fig)
+    return fig
 
 
 def _series_figure(root: Path, ok: pd.DataFrame, params: list[str]) -> str | None:
+    fig = _series_plot(root, ok, params)
+    return None if fig is None else _png(fig)
+
+
+def _series_plot(root: Path, ok: pd.DataFrame, params: list[str]):
     """Total throughput over time: mean over the repetitions of each point, with its band."""
     from matplotlib.figure import Figure
 
@@ -195,7 +207,8 @@ def _series_figure(root: Path, ok: pd.DataFrame, params: list[str]) -> str | Non
     fig = Figure(figsize=(7.5, 3.8))
     ax = fig.add_subplot()
     drawn = 0
-    for pid in points:
+    styles = line_styles(len(points))
+    for pid, style in zip(points, styles, strict=True):
         rows = ok[ok["point"] == pid]
         runs = []
         for key in rows["key"]:
@@ -213,16 +226,26 @@ def _series_figure(root: Path, ok: pd.DataFrame, params: list[str]) -> str | Non
         h = np.nan_to_num(np.array([s[2] for s in stats]))
         first = rows.iloc[0]
         label = ", ".join(f"{p}={first[p]}" for p in params) or str(pid)
-        (line,) = ax.plot(t, m, lw=1.1, label=f"{label} (n={len(runs)})")
-        ax.fill_between(t, m - h, m + h, color=line.get_color(), alpha=0.2, lw=0)
+        (line,) = ax.plot(
+            t,
+            m,
+            lw=1.1,
+            label=f"{label} (n={len(runs)})",
+            color=style["color"],
+            linestyle=style["linestyle"],
+            marker=style["marker"],
+            markevery=max(1, len(t) // 8),
+            ms=4,
+        )
+        ax.fill_between(t, m - h, m + h, color=line.get_color(), alpha=0.15, lw=0)
         drawn += 1
     if not drawn:
         return None
-    ax.set(xlabel="Time (s)", ylabel="Throughput, all consumers (Mbit/s)")
+    ax.set(xlabel="Time (s)", ylabel=axis_label("throughput_mbps"))
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="best")
-    return _png(fig)
+    return fig
 
 
 def _sweep_section(root: Path) -> str:
@@ -266,7 +289,7 @@ def _sweep_section(root: Path) -> str:
     if x is None:
         x = next((p for p in params if _is_numeric(ok[p])), params[0])
     others = [p for p in params if p != x]
-    out.append("<h3>Metrics against " + _e(x) + "</h3>")
+    out.append("<h3>Metrics against " + _e(axis_label(x)) + "</h3>")
     out.append(
         '<p class="meta">Lines are means over the repetitions (seeds × runs) of each point; '
         "bands are 95 % Student-t confidence intervals of the mean (half-width "
@@ -276,7 +299,9 @@ def _sweep_section(root: Path) -> str:
     if n_lines > MAX_LINES:
         out.append(f'<p class="meta">First {MAX_LINES} of {n_lines} lines shown.</p>')
     for m in metrics:
-        out.append(_figure(_metric_figure(ok, m, x, others), f"{m} against {x}"))
+        out.append(
+            _figure(_metric_figure(ok, m, x, others), f"{axis_label(m)} against {axis_label(x)}")
+        )
     series = _series_figure(root, ok, params)
     if series is not None:
         out.append("<h3>Throughput over time</h3>")

@@ -4,6 +4,7 @@ or the Markdown of ``docs/schemes/parameters.md`` — all rendered from the regi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .scenario.schemes import schema
@@ -41,7 +42,8 @@ def kind_text(param: dict) -> str:
         low = "(" if kind["min_open"] else "["
         if kind["max"] is None:
             return f"number {'>' if kind['min_open'] else '≥'} {kind['min']:g}"
-        return f"number in {low}{kind['min']:g}, {kind['max']:g})"
+        high = "]" if kind.get("max_closed") else ")"
+        return f"number in {low}{kind['min']:g}, {kind['max']:g}{high}"
     if k == "positive":
         return "number > 0"
     if k == "rate_or":
@@ -124,22 +126,92 @@ def markdown() -> str:
 
 def print_tables(console: Any, name: str | None) -> bool:
     """Prints one table per scheme part (only `name` if given); False if there is no such part."""
+    from rich.markup import escape
     from rich.table import Table
 
     parts = _parts(name)
     for role, e in parts:
+        # the docs write "[packets]", "[OPEN; 1]", "[0, 1)": text, not rich markup
         table = Table(
-            title=f"{e['name']} ({role}) — {e['doc']}",
+            title=escape(f"{e['name']} ({role}) — {e['doc']}"),
             title_justify="left",
             show_lines=False,
         )
         for col in ("key", "values", "default", "meaning"):
             table.add_column(col, overflow="fold")
         for p in e["params"]:
-            table.add_row(p["name"], kind_text(p), default_text(p), p["doc"])
+            cells = (p["name"], kind_text(p), default_text(p), p["doc"])
+            table.add_row(*(escape(c) for c in cells))
         console.print(table)
     return bool(parts)
 
 
 def names() -> list[str]:
-    return [e["name"] for _, e in _parts(None)]
+    """Every scheme name, once each (a scheme with a router part and a controller is one
+    name), in the registry's order."""
+    return list(dict.fromkeys(e["name"] for _, e in _parts(None)))
+
+
+def schema_of(name: str | None) -> dict:
+    """The registry's schema (`ndncc schemes --json`), with only the parts named `name` when
+    given (the same keys: routers, controllers, components, strategies)."""
+    s = schema()
+    if name is None:
+        return s
+    return {role: [e for e in entries if e["name"] == name] for role, entries in s.items()}
+
+
+# ---- registry lists in the prose docs ---------------------------------------------------------
+#
+# A doc names the registered parts inline between two comments, on one line (it may sit in a
+# table cell): <!-- REGISTRY routers -->`sf`, `mircc`, …<!-- /REGISTRY -->. The text between is
+# rewritten from the registry by `python -m ndncc.schemes_doc FILE...`; tests/test_first_day.py
+# checks every such block is current.
+
+REGISTRY_DOCS = ("docs/scenario.md", "docs/realtime.md")
+_BLOCK = re.compile(r"(<!-- REGISTRY (?P<what>[\w-]+) -->)(?P<body>.*?)(<!-- /REGISTRY -->)")
+
+
+def registry_list(what: str) -> str:
+    """The inline list a block names: "routers", "controllers", "strategies" (every registered
+    one) or "emulate-modules" (the router schemes `ndncc emulate` runs on ndnccd)."""
+    if what == "emulate-modules":
+        from .emulate.plan import DAEMON_MODULES
+
+        names = list(DAEMON_MODULES)
+    elif what in ("routers", "controllers", "strategies", "components"):
+        names = [e["name"] for e in schema()[what]]
+    else:
+        raise ValueError(f"unknown registry list {what!r}")
+    return ", ".join(f"`{n}`" for n in names)
+
+
+def fill_registry_blocks(text: str) -> str:
+    """`text` with every registry block's list rewritten from the registry."""
+
+    def fill(m: re.Match) -> str:
+        return m.group(1) + registry_list(m["what"]) + m.group(4)
+
+    return _BLOCK.sub(fill, text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    from pathlib import Path
+
+    ap = argparse.ArgumentParser(
+        prog="python -m ndncc.schemes_doc",
+        description="rewrite the registry lists (<!-- REGISTRY … -->) of Markdown docs",
+    )
+    ap.add_argument("files", nargs="+", type=Path)
+    for path in ap.parse_args(argv).files:
+        text = path.read_text(encoding="utf-8")
+        new = fill_registry_blocks(text)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            print(f"updated {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

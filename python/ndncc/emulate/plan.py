@@ -17,7 +17,9 @@ from pathlib import Path
 
 # the strategies ndnccd runs (crates/core/src/forwarder: one strategy per forwarder)
 DAEMON_STRATEGIES = ("best-route", "multicast", "weighted-multipath", "class-multipath")
-# the router schemes ndnccd loads as [forwarder.module.<scheme>]
+# the router schemes emulation runs on ndnccd (it loads every registered one as
+# [forwarder.module.<scheme>]; pcon needs its strategy and sieve its SDN controller, which the
+# daemon does not run)
 DAEMON_MODULES = ("sf", "mircc", "chopcop", "hbh")
 UDP_PORT = 6363  # every node's UDP port in namespace mode (each namespace has its own)
 
@@ -140,9 +142,32 @@ def plan_nodes(
         }
         schemes = n.get("schemes") or {}
         if schemes:
-            fw["module"] = dict(schemes)
+            fw["module"] = {k: module_table(k, v) for k, v in schemes.items()}
         nodes[i].forwarder = fw
     return nodes
+
+
+def module_table(scheme: str, resolved: dict) -> dict:
+    """A node's resolved router scheme as ``[forwarder.module.<scheme>]`` writes it: in a
+    scenario's units (times "…ns", sizes "…B", a derived value as its word), which ndnccd reads
+    as a scenario's ``[nodes.NAME.schemes.<scheme>]`` (docs/realtime.md)."""
+    from ..scenario.schemes import routers
+
+    kinds = {p["name"]: p["kind"] for p in routers()[scheme]["params"]}
+    out = {}
+    for key, value in resolved.items():
+        kind = kinds.get(key, {})
+        if value is None:
+            if "word" in kind:
+                out[key] = kind["word"]
+            continue
+        if kind.get("type") == "time":
+            out[key] = f"{value}ns"
+        elif kind.get("type") in ("size", "size_or"):
+            out[key] = f"{value}B"
+        else:
+            out[key] = value
+    return out
 
 
 def link_addresses(link_index: int) -> tuple[str, str]:

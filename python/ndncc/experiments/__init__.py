@@ -81,6 +81,11 @@ def reproduce(
     return Reproduction(paper, rows, figs, comparison, report, len(outcomes), wall)
 
 
+def _count(n: int, word: str) -> str:
+    """ "1 run", "2 runs"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def write_report(mod, rows, figs, outcomes, out: Path, quick, runs, wall, n_jobs) -> Path:
     from .. import __version__
     from ..runner import git_commit
@@ -89,8 +94,9 @@ def write_report(mod, rows, figs, outcomes, out: Path, quick, runs, wall, n_jobs
     lines = [
         f"# {mod.TITLE}",
         "",
-        f"`ndncc reproduce {mod.PAPER}{' --quick' if quick else ''}` — {runs} runs in "
-        f"{wall:.1f} s wall ({n_jobs or 'all'} jobs); ndncc {__version__}, commit "
+        f"`ndncc reproduce {mod.PAPER}{' --quick' if quick else ''}` — {_count(runs, 'run')} "
+        f"in {wall:.1f} s wall ({_count(n_jobs, 'job') if n_jobs else 'all jobs'}); "
+        f"ndncc {__version__}, commit "
         f"{git_commit() or 'unknown'}" + (f", seed {seeds[0]}." if seeds else "."),
         "",
         "Every number of the paper beside ours; `paper` holds only what the paper prints, "

@@ -94,16 +94,25 @@ def _positive_number(example: str) -> Callable[[object], float]:
 
 
 def _number_in(
-    example: str, low: float, high: float | None = None, *, open_low: bool = False
+    example: str,
+    low: float,
+    high: float | None = None,
+    *,
+    open_low: bool = False,
+    closed_high: bool = False,
 ) -> Callable[[object], float]:
-    """A number >= low (> low with `open_low`) and, with `high`, < high."""
+    """A number >= low (> low with `open_low`) and, with `high`, < high (<= high with
+    `closed_high`)."""
 
     def convert(value: object) -> float:
         number = _a_number(value, example)
         below = number <= low if open_low else number < low
-        if below or (high is not None and number >= high):
+        above = high is not None and (number > high if closed_high else number >= high)
+        if below or above:
             if high is not None:
-                where = f"in {'(' if open_low else '['}{low:g}, {high:g})"
+                where = (
+                    f"in {'(' if open_low else '['}{low:g}, {high:g}{']' if closed_high else ')'}"
+                )
             else:
                 where = f"{'greater than' if open_low else 'at least'} {low:g}"
             raise _Bad(f"must be {where}, got {value!r}", f"write e.g. {example}")

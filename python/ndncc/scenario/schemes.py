@@ -81,7 +81,13 @@ def converter(param: dict) -> Callable[[object], Any]:
     kind = param["kind"]
     k = kind["type"]
     if k == "number":
-        return _number_in(example(param), kind["min"], kind["max"], open_low=kind["min_open"])
+        return _number_in(
+            example(param),
+            kind["min"],
+            kind["max"],
+            open_low=kind["min_open"],
+            closed_high=kind.get("max_closed", False),
+        )
     if k == "positive":
         return _positive_number(example(param))
     if k == "rate_or":

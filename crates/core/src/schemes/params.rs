@@ -34,12 +34,13 @@ pub const FALLBACK_DATA_SIZE: u32 = 1250;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Kind {
-    /// A finite number in `[min, max)` (`(min, max)` with `min_open`); no upper bound when
-    /// `max` is `None`.
+    /// A finite number in `[min, max)` (`(min, …` with `min_open`, `…, max]` with
+    /// `max_closed`); no upper bound when `max` is `None`.
     Number {
         min: f64,
         min_open: bool,
         max: Option<f64>,
+        max_closed: bool,
     },
     /// A rate or a factor of one: a number in `(0, MAX_RATE]`.
     Positive,
@@ -71,6 +72,7 @@ impl Kind {
             min,
             min_open: false,
             max: None,
+            max_closed: false,
         }
     }
     /// A number in `(min, max)`.
@@ -79,6 +81,16 @@ impl Kind {
             min,
             min_open: true,
             max: Some(max),
+            max_closed: false,
+        }
+    }
+    /// A number in `(min, max]`: a gain or a weight of which `max` is the whole.
+    pub const fn open_closed(min: f64, max: f64) -> Kind {
+        Kind::Number {
+            min,
+            min_open: true,
+            max: Some(max),
+            max_closed: true,
         }
     }
     /// A number in `[min, max)`.
@@ -87,6 +99,7 @@ impl Kind {
             min,
             min_open: false,
             max: Some(max),
+            max_closed: false,
         }
     }
     /// Any duration, zero included.
@@ -122,13 +135,20 @@ impl Kind {
     pub fn check(&self, v: &serde_json::Value) -> Result<(), String> {
         let num = v.as_f64();
         match self {
-            Kind::Number { min, min_open, max } => {
+            Kind::Number {
+                min,
+                min_open,
+                max,
+                max_closed,
+            } => {
                 let x = num.filter(|x| x.is_finite()).ok_or("not a finite number")?;
                 let below = if *min_open { x <= *min } else { x < *min };
-                if below || max.is_some_and(|m| x >= m) {
+                let above = max.is_some_and(|m| if *max_closed { x > m } else { x >= m });
+                if below || above {
                     let low = if *min_open { '(' } else { '[' };
+                    let high = if *max_closed { ']' } else { ')' };
                     return Err(match max {
-                        Some(m) => format!("{x} is not in {low}{min}, {m})"),
+                        Some(m) => format!("{x} is not in {low}{min}, {m}{high}"),
                         None => format!("{x} is below {min}"),
                     });
                 }
@@ -377,6 +397,9 @@ mod tests {
         assert!(Kind::open_range(0.0, 1.0).check(&json!(0.5)).is_ok());
         assert!(Kind::open_range(0.0, 1.0).check(&json!(1.0)).is_err());
         assert!(Kind::range(0.0, 1.0).check(&json!(0.0)).is_ok());
+        assert!(Kind::open_closed(0.0, 1.0).check(&json!(1.0)).is_ok());
+        assert!(Kind::open_closed(0.0, 1.0).check(&json!(1.01)).is_err());
+        assert!(Kind::open_closed(0.0, 1.0).check(&json!(0.0)).is_err());
         assert!(Kind::Positive.check(&json!(0.0)).is_err());
         assert!(Kind::Positive.check(&json!(2e9)).is_err());
         assert!(Kind::RateOr { word: "line" }.check(&json!(null)).is_ok());

@@ -47,8 +47,10 @@ pub struct ForwarderSection {
     pub max_packet: usize,
     /// Most bytes waiting to be written to one stream face before packets to it are dropped.
     pub max_write_buffer: usize,
-    /// The router part of a scheme, as in a scenario's `[nodes.X.schemes.<name>]`:
-    /// `[forwarder.module.sf]`, `[forwarder.module.mircc]`, ... (absent: none).
+    /// The router part of a scheme, as in a scenario's `[nodes.X.schemes.<name>]` (the same
+    /// keys and units: times as "10ms", sizes as "1500B"): `[forwarder.module.sf]`,
+    /// `[forwarder.module.mircc]`, ... (absent: none).
+    #[serde(deserialize_with = "module_in_scenario_units")]
     pub module: Option<ndncc_core::schemes::RouterConfig>,
 }
 
@@ -122,6 +124,99 @@ pub struct StaticRoute {
     pub face: usize,
     #[serde(default)]
     pub cost: u32,
+}
+
+/// `[forwarder.module.<scheme>]` read as a scenario's `[nodes.X.schemes.<scheme>]`: the
+/// scheme's times and sizes are converted from scenario units by its declared parameter kinds
+/// (the registry's schema), then the table is the scheme's config.
+fn module_in_scenario_units<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<ndncc_core::schemes::RouterConfig>, D::Error> {
+    use ndncc_core::schemes::params::Kind;
+    use serde::de::Error;
+    use serde_json::Value;
+
+    let schema = ndncc_core::schemes::registry::schema();
+    let names: Vec<&str> = schema.routers.iter().map(|e| e.name).collect();
+    let table = match Value::deserialize(d)? {
+        Value::Object(t) => t,
+        _ => {
+            return Err(D::Error::custom(format!(
+                "forwarder.module must be a table of one scheme, e.g. [forwarder.module.sf] \
+                 (schemes: {})",
+                names.join(", ")
+            )))
+        }
+    };
+    if table.len() != 1 {
+        return Err(D::Error::custom(format!(
+            "forwarder.module holds one scheme, got {} ({}); schemes: {}",
+            table.len(),
+            table.keys().cloned().collect::<Vec<_>>().join(", "),
+            names.join(", ")
+        )));
+    }
+    let (name, body) = table.into_iter().next().expect("one entry");
+    let Some(entry) = schema
+        .routers
+        .iter()
+        .find(|e| e.name == name || e.tag == name)
+    else {
+        return Err(D::Error::custom(format!(
+            "forwarder.module.{name}: unknown scheme (schemes: {})",
+            names.join(", ")
+        )));
+    };
+    let Value::Object(mut body) = body else {
+        return Err(D::Error::custom(format!(
+            "forwarder.module.{name} must be a table of the scheme's keys (docs/schemes/\
+             parameters.md)"
+        )));
+    };
+    for (key, value) in body.iter_mut() {
+        let Some(param) = entry.params.iter().find(|p| p.name == key) else {
+            continue; // an unknown key: the scheme's config refuses it below, naming the keys
+        };
+        let word = match &param.kind {
+            Kind::SizeOr { word, .. } | Kind::RateOr { word } => Some(*word),
+            _ => None,
+        };
+        if let (Some(w), Value::String(s)) = (word, &*value) {
+            if s.trim().eq_ignore_ascii_case(w) {
+                *value = Value::Null;
+                continue;
+            }
+        }
+        type Parse = fn(&str) -> Result<u64, String>;
+        let (parse, what, example): (Parse, &str, &str) = match &param.kind {
+            Kind::Time { .. } => (super::units::parse_time, "a time", "100ms"),
+            Kind::Size { .. } | Kind::SizeOr { .. } => {
+                (super::units::parse_size, "a size", "1250B")
+            }
+            _ => continue,
+        };
+        let text = match &*value {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            other => {
+                return Err(D::Error::custom(format!(
+                    "forwarder.module.{name}.{key}: expected {what} such as \"{example}\", got \
+                     {other}"
+                )))
+            }
+        };
+        let n = parse(&text)
+            .map_err(|e| D::Error::custom(format!("forwarder.module.{name}.{key}: {e}")))?;
+        *value = Value::from(n);
+    }
+    let tagged = Value::Object(
+        [(entry.tag.clone(), Value::Object(body))]
+            .into_iter()
+            .collect(),
+    );
+    serde_json::from_value(tagged)
+        .map(Some)
+        .map_err(|e| D::Error::custom(format!("forwarder.module.{name}: {e}")))
 }
 
 impl Config {
@@ -261,6 +356,56 @@ mod tests {
         assert_eq!(c.forwarder.module.as_ref().map(|m| m.name()), Some("sf"));
         let e = Config::parse("[listen]\ntcp = \"x\"\n[forwarder.module.fastest]\n").unwrap_err();
         assert!(e.contains("fastest"), "{e}");
+    }
+
+    #[test]
+    fn a_module_takes_the_units_of_a_scenario() {
+        let c = Config::parse(
+            "[listen]\ntcp = \"x\"\n[forwarder.module.mircc]\ninterval = \"10ms\"\n\
+             data_size = \"1500B\"\ninitial_rtt = \"1.5s\"\nleak_randomize = 0\n",
+        )
+        .unwrap();
+        let v = serde_json::to_value(c.forwarder.module.unwrap()).unwrap();
+        assert_eq!(v["mircc"]["interval"], 10_000_000);
+        assert_eq!(v["mircc"]["data_size"], 1500);
+        assert_eq!(v["mircc"]["initial_rtt"], 1_500_000_000u64);
+        assert_eq!(v["mircc"]["leak_randomize"], 0);
+        let c = Config::parse(
+            "[listen]\ntcp = \"x\"\n[forwarder.module.chopcop]\nfisp_capacity = \"1500KB\"\n\
+             fisp_period = \"5ms\"\n",
+        )
+        .unwrap();
+        let v = serde_json::to_value(c.forwarder.module.unwrap()).unwrap();
+        assert_eq!(v["chopcop"]["fisp_capacity"], 1_500_000);
+        assert_eq!(v["chopcop"]["fisp_period"], 5_000_000);
+        let c = Config::parse(
+            "[listen]\ntcp = \"x\"\n[forwarder.module.sf]\ndata_size = \"producers\"\n",
+        )
+        .unwrap();
+        let v = serde_json::to_value(c.forwarder.module.unwrap()).unwrap();
+        assert!(v["sf"]["data_size"].is_null());
+        // what a scenario refuses, the daemon refuses, naming the key, on one line
+        for (body, want) in [
+            ("interval = 100000000", "has no unit"),
+            ("interval = \"-1ms\"", "negative"),
+            ("interval = \"10parsecs\"", "unknown time unit"),
+            ("interval = true", "expected a time"),
+            ("data_size = \"12Kb\"", "bits"),
+            ("interval = \"1ns\"", "interval"),
+            ("intervall = \"10ms\"", "unknown field"),
+        ] {
+            let text = format!("[listen]\ntcp = \"x\"\n[forwarder.module.mircc]\n{body}\n");
+            let e = Config::parse(&text).unwrap_err();
+            assert!(e.contains(want), "{body}: {e}");
+            // a reading error names the module table's line; a bound, the key
+            assert!(e.contains("line 3") || want == "interval", "{body}: {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+        let e = Config::parse(
+            "[listen]\ntcp = \"x\"\n[forwarder.module.sf]\n[forwarder.module.mircc]\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("one scheme"), "{e}");
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod link;
 mod mgmt;
 
 mod udp;
+pub mod units;
 
 use crate::boundary::names::NameMapper;
 use crate::boundary::pit_token::PitTokens;

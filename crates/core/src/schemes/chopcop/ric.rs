@@ -41,7 +41,7 @@ crate::scheme_config! {
         /// σ: weight of the old average in R̄TT ← σ·R̄TT + (1 − σ)·RTT (seed 001: 0.7).
         sigma: f64 = 0.7, Kind::range(0.0, 1.0), "";
         /// δ: timeout = δ·R̄TT (seed 001: 6; 2 in the small-timeout run).
-        delta: f64 = 6.0, Kind::Number { min: 0.0, min_open: true, max: None }, "";
+        delta: f64 = 6.0, Kind::Number { min: 0.0, min_open: true, max: None, max_closed: false }, "";
         /// The timeout before the first RTT sample [OPEN: 1 s, RFC 6298's initial RTO].
         initial_timeout: Duration = Duration::from_secs(1), Kind::POSITIVE_TIME, "time";
         /// W_min: the window never goes below it [OPEN: 1].

@@ -53,7 +53,7 @@ crate::scheme_config! {
         beta_windows: u32 = 1, Kind::Integer { min: 1, max: 1_000 }, "windows";
         /// The weight g of the newest value in β, in (0, 1]: β ← (1 − g)·β + g·(the mean above)
         /// at each window's close (1: no memory; below 1, an EWMA over windows) [OPEN; 1].
-        beta_gain: f64 = 1.0, Kind::Positive, "";
+        beta_gain: f64 = 1.0, Kind::open_closed(0.0, 1.0), "";
         /// T_p: the period of the (β, ε) reports to the controller (paper: 0.5 s).
         report_period: Duration = Duration::from_millis(500), Kind::PERIOD, "time";
         /// Read ε for marking at each Data's departure (true) or from the last window (false)
@@ -84,13 +84,6 @@ crate::scheme_config! {
 
 impl SchemeConfig for SieveRouterConfig {
     fn cross_checks(&self) -> Vec<Problem> {
-        if self.beta_gain > 1.0 {
-            return vec![Problem::new(
-                &["beta_gain"],
-                format!("beta_gain {} is above 1", self.beta_gain),
-                "set beta_gain in (0, 1]: 1 keeps no memory, below 1 is an EWMA",
-            )];
-        }
         if self.report_period < self.window {
             return vec![Problem::new(
                 &["report_period", "window"],
