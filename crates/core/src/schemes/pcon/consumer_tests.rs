@@ -252,8 +252,8 @@ fn an_interest_sent_at_multiplier_64_is_declared_once_a_sample_shrinks_the_rto()
 /// A Data for an Interest that already timed out, while its re-send waits for room in the
 /// window: ndnSIM counts it (delay recorded with one send, the re-send cancelled, no RTT
 /// sample). Slow start from W = 1 with 100 ms answers puts seqs 3..=6 out at 0.2 s; seq 3's
-/// answer comes at 0.42 s, after its timeout at the check of 0.4 s (RTO 200 ms), which halves
-/// W from 7 to 3.5 with six Interests still out (its re-send waits).
+/// answer comes at 0.47 s, after its timeout at the check of 0.4 s (RTO 200 ms), which halves
+/// W from 7 to 3.5 with six Interests (7..=12, answered at 0.5 s) still out: its re-send waits.
 #[test]
 fn a_late_data_answers_its_timed_out_interest_and_cancels_the_resend() {
     use crate::app::bench::{s, Bench};
@@ -263,8 +263,8 @@ fn a_late_data_answers_its_timed_out_interest_and_cancels_the_resend() {
     b.run(
         s(2.0),
         |sent, seq, nth| match (seq, nth) {
-            (3, 1) => Some(s(0.42)),
-            (7.., 1) => Some(s(0.45)),
+            (3, 1) => Some(s(0.47)),
+            (7.., 1) => Some(s(0.5)),
             _ => Some(sent + Duration::from_millis(100)),
         },
         |_| Duration::ZERO,
@@ -282,7 +282,7 @@ fn a_late_data_answers_its_timed_out_interest_and_cancels_the_resend() {
             .iter()
             .find(|r| r.seq == 3)
             .expect("seq 3 answered");
-    assert_eq!((r.time, r.transmissions), (s(0.42), 1));
+    assert_eq!((r.time, r.transmissions), (s(0.47), 1));
     assert_eq!((b.c.stats.completed, b.c.stats.late_data), (13, 0));
     let Controller::Pcon(p) = &b.c.controller else {
         unreachable!()
