@@ -145,6 +145,13 @@ impl Bench {
                 let (a, f) = timer.take().expect("a timer");
                 self.wakes.push((a, f));
                 self.c.on_timeout(f, &mut self.out);
+                // a wake-up at or after the instant asked for uses it up: a consumer that asks
+                // for the same instant again would never run what was due
+                assert_ne!(
+                    self.c.poll_timeout(),
+                    Some(a),
+                    "woken at {f:?} for {a:?}, the consumer asks for {a:?} again"
+                );
             }
             self.collect(&mut respond);
         }

@@ -1,4 +1,4 @@
-//! ndnSIM's `ConsumerPcon` (`apps/ndn-consumer-pcon.cpp`, ndnSIM 2.9) as a window controller,
+//! ndnSIM's `ConsumerPcon` (`apps/ndn-consumer-pcon.cpp`, ndnSIM 2.8) as a window controller,
 //! `controller = "pcon"` (`../shared/specs/sieve.md`, "Consumer").
 //!
 //! ```text
