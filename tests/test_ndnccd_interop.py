@@ -1,6 +1,8 @@
 """ndnccd with real NDN software: a python-ndn (0.5.2) producer and consumer exchange Data
 through it and get Nack(NoRoute) for an unrouted name; python-ndn's ``pynfdc`` lists its faces,
-routes and status. Skipped, with the reason, only when python-ndn is not installed."""
+routes and status; ndncc's PCON consumer declares timeouts on a real clock when a python-ndn
+producer leaves an Interest unanswered. Skipped, with the reason, only when python-ndn is not
+installed."""
 
 from __future__ import annotations
 
@@ -103,9 +105,29 @@ def stop(daemon: subprocess.Popen) -> dict:
     return json.loads(line.removeprefix("ndnccd: stopped "))
 
 
-def start_producer(env, tmp_path, procs) -> None:
+# Answers every Interest under /lossy but the first one for the tenth name (a lost Data).
+LOSSY_PRODUCER = """
+from ndn.app import NDNApp
+app = NDNApp()
+seen = set()
+
+@app.route('/lossy')
+def on_interest(name, param, _app_param):
+    key = bytes(name[-1])
+    if key not in seen:
+        seen.add(key)
+        if len(seen) == 10:
+            return
+    app.put_data(name, content=bytes(1000), freshness_period=0)
+
+print('producer ready', flush=True)
+app.run_forever()
+"""
+
+
+def start_producer(env, tmp_path, procs, text: str = PRODUCER) -> None:
     script = tmp_path / "producer.py"
-    script.write_text(PRODUCER)
+    script.write_text(text)
     p = subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True)
     procs.append(p)
     assert p.stdout.readline().strip() == "producer ready"
@@ -168,3 +190,31 @@ def test_pynfdc_lists_faces_routes_and_status(forwarder):
     assert fib_entries.split()[-1] == "1", status
     report = stop(daemon)
     assert report["boundary"]["mgmt"] >= 4
+
+
+def test_pcon_consumer_declares_timeouts_on_a_real_clock(forwarder):
+    """`ndncc consumer controller=pcon` through ndnccd: ndnSIM's 50 ms checks run on the OS
+    timer, whose wake-ups never land exactly on the checks' instants; the Interest the producer
+    leaves unanswered (the tenth name, the first time) must still be declared timed out and
+    sent again, so every one of the 40 numbers is answered."""
+    from ndncc import _core
+    from ndncc.cli_apps import app_spec
+
+    env, tmp_path, daemon, procs = forwarder
+    start_producer(env, tmp_path, procs, LOSSY_PRODUCER)
+    wait_for_route(env, "/lossy")
+    body, packets = app_spec("consumer", "/lossy", ['controller="pcon"', "max_seq=40"])
+    body.pop("kind")
+    r = json.loads(
+        _core.rt_consumer(
+            env["NDN_CLIENT_TRANSPORT"],
+            json.dumps(body),
+            interest_size=packets["interest_size"],
+            duration_s=6.0,
+        )
+    )
+    assert "error" not in r, r
+    assert r["timeouts"] >= 1, r
+    assert r["retransmissions"] >= 1, r
+    assert r["data_received"] == 40, r
+    stop(daemon)

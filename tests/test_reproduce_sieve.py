@@ -92,15 +92,20 @@ _PCON_FAILS = {
     (DB, "delay std per consumer, ndnSieve / PCON"): (P3, P7, W7, H7, S7, E7),
     (DB, "delay std per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, W7, H7, S7, E7),
     (DB, "mean delay per consumer, ndnSieve / PCON"): (P3, P7, S7, E7),
-    (DB, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, W7, H7, S7, E7),
+    (DB, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, W7, H7, S7, E7, Q3),
     (DB, "throughput std, ndnSieve / PCON"): (P3, W3, P7, W7, H7, S7, E7, Q3),
     (DB, "throughput std, ndnSieve / PCON (20 KB)"): (P3, W3, P7, Q3),
     (M1, "delay std per consumer, ndnSieve / PCON"): (P3, P7),
     (M1, "delay std per consumer, ndnSieve / PCON (20 KB)"): (P3, P7),
-    (M1, "mean delay per consumer, ndnSieve / PCON"): (P3, P7, S7, E7),
+    (M1, "mean delay per consumer, ndnSieve / PCON"): (P3, P7, E7),
     (M1, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, S7, E7),
+    # with ndnSIM's consumer machinery PCON's consumer 1 no longer stalls for the last seconds
+    # of multipath 2 (an Interest is declared as soon as a sample brings the RTO down), so
+    # PCON's two consumers share more evenly than the th2 = 0.7 variants'
+    (M2, "Jain index, ndnSieve / PCON"): (P7, W7, H7),
+    (M2, "Jain index, ndnSieve / PCON (20 KB)"): (P7, W7, H7),
     (M2, "mean delay per consumer, ndnSieve / PCON"): (P3, P7),
-    (M2, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, W3, P7, H7, S7, E7),
+    (M2, "mean delay per consumer, ndnSieve / PCON (20 KB)"): (P3, P7, S7, E7),
 }
 KNOWN_PCON_DIFFERENCES = {(e, m, v) for (e, m), vs in _PCON_FAILS.items() for v in vs}
 

@@ -628,7 +628,7 @@ def test_randomize_with_a_window_controller():
     expect(
         consumer(controller="fixed-window", window=4, randomize="exponential"),
         "apps[1].randomize",
-        'applies to controller = "constant-rate" or "sf-aimd" or "mircc"',
+        'applies to controller = "constant-rate" or "ndnsim-cbr" or "sf-aimd" or "mircc"',
     )
 
 

@@ -43,6 +43,8 @@ RETRANSMIT = {
 ROUTING_MODES = ("shortest", "static")
 METRICS = ("delay", "hops", "cost")
 DEFAULT_RATE_TRACE_NS = 500_000_000  # ndnSIM's L3RateTracer default period
+DEFAULT_LIFETIME_NS = 4_000_000_000  # a consumer's Interest lifetime (NFD's default)
+NDNSIM_LIFETIME_NS = 2_000_000_000  # ndnSIM's Consumer LifeTime (controller "ndnsim-cbr")
 
 _SCENARIO_KEYS = ("name", "duration", "seed", "run")
 _PACKET_KEYS = ("interest_size", "data_overhead", "nack_overhead")
@@ -104,7 +106,8 @@ _KEY_HINTS = {
     "bw": "bandwidth", "rate": "bandwidth", "capacity": "bandwidth", "latency": "delay",
     "max_queue_size": "queue", "queue_size": "queue", "maxpackets": "queue", "lossrate": "loss",
     "loss_rate": "loss", "metric": "cost", "nodes": "between", "ends": "between",
-    "payload_size": "payload", "size": "payload", "frequency": "rate",
+    "payload_size": "payload", "size": "payload", "retxtimer": "retx_timer", "maxseq": "max_seq",
+    "startseq": "start_seq", "payloadsize": "payload",
     "interest_lifetime": "lifetime", "cs_capacity": "cs", "cache": "cs", "content_store": "cs",
     "next_hops": "next_hop", "nexthop": "next_hop", "face": "next_hop", "via": "next_hop",
     "type": "kind", "app": "kind", "seconds": "duration", "stop_time": "stop",

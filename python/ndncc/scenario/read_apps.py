@@ -34,10 +34,12 @@ from .keys import (
     APP_KINDS,
     CLOCK_PROFILE_STATES,
     DEFAULT_CLOCK_GRANULARITY_NS,
+    DEFAULT_LIFETIME_NS,
     DEFAULT_RMC_PERIOD_NS,
     ENGINE_KEYS,
     ENGINES,
     MAX_CHUNK_SEGMENTS,
+    NDNSIM_LIFETIME_NS,
     RANDOMIZE,
     RETRANSMIT,
     U32,
@@ -221,7 +223,7 @@ class _AppReader:
             "controller": controller,
             "engine": engine,
             "clock": clock,
-            "lifetime_ns": t.get("lifetime", _POSITIVE_TIME, default=4_000_000_000),
+            "lifetime_ns": t.get("lifetime", _POSITIVE_TIME, default=_lifetime_default(controller)),
             "timeout_ns": t.get("timeout", _POSITIVE_TIME),
             "retx_on_timeout": None if _invalid(retransmit) else RETRANSMIT[retransmit][0],
             "retx_on_nack": None if _invalid(retransmit) else RETRANSMIT[retransmit][1],
@@ -457,3 +459,11 @@ class _AppReader:
                 self.problems.extend(err.problems)
                 self.clock_profiles[path, state] = None
         return self.clock_profiles[path, state]
+
+
+def _lifetime_default(controller: Any) -> int:
+    """The Interest lifetime when a consumer leaves `lifetime` out: ndnSIM's `LifeTime` (2 s)
+    for its ConsumerCbr (controller "ndnsim-cbr"), 4 s (NFD's default) otherwise."""
+    if isinstance(controller, dict) and controller.get("type") == "ndnsim_cbr":
+        return NDNSIM_LIFETIME_NS
+    return DEFAULT_LIFETIME_NS

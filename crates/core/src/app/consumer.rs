@@ -8,8 +8,15 @@
 //! sending engine; window targets send whenever fewer than W Interests are in flight. Optional
 //! retransmission after a timeout and/or a Nack (retransmissions go before new sequence
 //! numbers). RTT is estimated per RFC 6298 from Interests sent once (Karn).
+//!
+//! A controller that asks for ndnSIM's machinery ([`CongestionController::ndnsim_retx`]:
+//! `ndnsim-cbr`, `pcon`) gets ndnSIM 2.8's timeouts instead ([`super::ndnsim`]): checks every
+//! `RetxTimer` against the RTO read at each check, re-sends smallest sequence number first,
+//! late Data still answering, a window compared with ndnSIM's in-flight counter, Nacks ignored;
+//! the `timeout` setting and the controller's `rto` are then unused.
 
 use super::controller::{CongestionController, DataSignal, Loss, NackSignal, Target};
+use super::ndnsim::NdnsimRetx;
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::name::{Name, NameId};
 use crate::pacing::{ClockModel, Engine, SendingEngine};
@@ -127,6 +134,8 @@ pub struct Consumer {
     deadlines: TimerQueue<u64>,
     rate: Option<PacketRate>,
     pub rtt: RttEstimator,
+    /// ndnSIM's timeout machinery, when the controller asks for it.
+    pub ndnsim: Option<NdnsimRetx>,
     pub stats: ConsumerStats,
     pub delays: Vec<DelayRecord>,
 }
@@ -139,6 +148,7 @@ impl Consumer {
         rng: RngStream,
     ) -> Self {
         let next_seq = cfg.start_seq;
+        let ndnsim = controller.ndnsim_retx().map(NdnsimRetx::new);
         Consumer {
             cfg,
             controller,
@@ -154,6 +164,7 @@ impl Consumer {
             deadlines: TimerQueue::default(),
             rate: None,
             rtt: RttEstimator::default(),
+            ndnsim,
             stats: ConsumerStats::default(),
             delays: Vec::new(),
         }
@@ -206,7 +217,7 @@ impl Consumer {
         if !self.sending {
             return false;
         }
-        let (seq, first_tx, transmissions, got, marks) = match self.retx_queue.pop_front() {
+        let (seq, first_tx, transmissions, got, marks) = match self.pop_retx() {
             Some((seq, p)) => {
                 self.stats.retransmissions += 1;
                 (seq, p.first_tx, p.transmissions + 1, p.got, p.marks)
@@ -222,8 +233,13 @@ impl Consumer {
             }
         };
         self.controller.on_send(now, seq, transmissions > 1);
-        let timeout = self.controller.rto(&self.rtt).unwrap_or(self.cfg.timeout);
-        let deadline = now + timeout;
+        let deadline = match &mut self.ndnsim {
+            Some(n) => {
+                n.on_send(now, seq);
+                Instant::MAX // timed out by the checks, not by a deadline
+            }
+            None => now + self.controller.rto(&self.rtt).unwrap_or(self.cfg.timeout),
+        };
         self.pending.insert(
             seq,
             Pending {
@@ -235,7 +251,9 @@ impl Consumer {
                 marks,
             },
         );
-        self.deadlines.push(deadline, seq);
+        if self.ndnsim.is_none() {
+            self.deadlines.push(deadline, seq);
+        }
         self.stats.interests_sent += 1;
         let mut interest = Interest::new(
             Name::new(self.cfg.prefix, seq),
@@ -257,8 +275,28 @@ impl Consumer {
         true
     }
 
+    /// The next re-send: the oldest timed-out number, or with ndnSIM's machinery the
+    /// smallest (ndnSIM keeps them in an ordered set).
+    fn pop_retx(&mut self) -> Option<(u64, Pending)> {
+        if self.ndnsim.is_some() {
+            let i = (0..self.retx_queue.len()).min_by_key(|&i| self.retx_queue[i].0)?;
+            return self.retx_queue.remove(i);
+        }
+        self.retx_queue.pop_front()
+    }
+
     fn fill_window(&mut self, now: Instant, out: &mut Vec<Packet>) {
         if let Target::Window(w) = self.controller.target() {
+            if self.ndnsim.is_some() {
+                // ndnSIM's ConsumerWindow: send while its in-flight counter is below W
+                while self
+                    .ndnsim
+                    .as_ref()
+                    .is_some_and(|n| (n.in_flight as f64) < w)
+                    && self.send_one(now, out)
+                {}
+                return;
+            }
             let limit = (w.floor() as usize).max(1);
             while self.pending.len() < limit && self.send_one(now, out) {}
         }
@@ -306,14 +344,29 @@ impl Consumer {
             },
             None => (1, u32::from(data.ext.mark)),
         };
-        let Some(p) = self.pending.remove(&seq) else {
-            self.stats.late_data += 1;
-            return;
+        let (p, timed_out) = match self.pending.remove(&seq) {
+            Some(p) => (p, false),
+            None => match self.late_ndnsim(seq) {
+                Some(p) => (p, true),
+                None => {
+                    self.stats.late_data += 1;
+                    if self.cfg.chunk_segments.is_none() {
+                        self.unexpected_ndnsim(now, seq, data, out);
+                    }
+                    return;
+                }
+            },
         };
         self.stats.completed += 1;
         let rtt = now - p.last_tx;
-        if p.transmissions == 1 {
+        if p.transmissions == 1 && !timed_out {
             self.rtt.add_sample(rtt);
+        }
+        if let Some(n) = &mut self.ndnsim {
+            if p.transmissions == 1 && !timed_out {
+                n.rtt.sample(rtt);
+            }
+            n.on_data();
         }
         if self.cfg.chunk_segments.is_none() {
             self.count_data(data);
@@ -324,7 +377,7 @@ impl Consumer {
         let sig = DataSignal {
             seq,
             rtt,
-            retransmitted: p.transmissions > 1,
+            retransmitted: p.transmissions > 1 || timed_out,
             marked: marked_segments > 0,
             rate_stamp: data.ext.rate_stamp.map(PacketRate),
             class: data.ext.class,
@@ -340,6 +393,41 @@ impl Consumer {
         }
         while let Some(lost) = self.controller.poll_loss() {
             self.fast_retransmit(now, lost, out);
+        }
+        self.after_signal(now, out);
+    }
+
+    /// With ndnSIM's machinery (one Data per Interest), a Data for `seq` after its timeout and
+    /// before its re-send: the re-send is cancelled and the Data answers `seq`.
+    fn late_ndnsim(&mut self, seq: u64) -> Option<Pending> {
+        if self.ndnsim.is_none() || self.cfg.chunk_segments.is_some() {
+            return None;
+        }
+        let i = self.retx_queue.iter().position(|(s, _)| *s == seq)?;
+        self.retx_queue.remove(i).map(|(_, p)| p)
+    }
+
+    /// With ndnSIM's machinery, a Data that answers nothing still reaches the app (ndnSIM's
+    /// window consumers count it for the window and the in-flight counter); nothing is
+    /// recorded for it.
+    fn unexpected_ndnsim(&mut self, now: Instant, seq: u64, data: &Data, out: &mut Vec<Packet>) {
+        let Some(n) = &mut self.ndnsim else {
+            return;
+        };
+        n.on_data();
+        let sig = DataSignal {
+            seq,
+            rtt: Duration::ZERO,
+            retransmitted: true,
+            marked: data.ext.mark,
+            rate_stamp: None,
+            class: data.ext.class,
+            segments: 1,
+            marked_segments: u32::from(data.ext.mark),
+        };
+        self.controller.on_data(now, &sig);
+        if sig.marked {
+            self.controller.on_mark(now, &sig);
         }
         self.after_signal(now, out);
     }
@@ -414,6 +502,19 @@ impl Consumer {
         let Some(seq) = nack.interest.name.seq else {
             return;
         };
+        if self.ndnsim.is_some() {
+            // ndnSIM's consumers only trace a Nack: the Interest stays outstanding
+            if let Some(p) = self.pending.get(&seq) {
+                self.stats.nacks += 1;
+                let sig = NackSignal {
+                    seq,
+                    reason: nack.reason,
+                    sent: p.last_tx,
+                };
+                self.controller.on_nack(now, &sig);
+            }
+            return;
+        }
         let Some(p) = self.pending.remove(&seq) else {
             return;
         };
@@ -432,7 +533,10 @@ impl Consumer {
         if !self.active {
             return None;
         }
-        let deadline = self.deadlines.peek().map(|(t, _)| t);
+        let deadline = match &self.ndnsim {
+            Some(n) => n.poll_timeout(),
+            None => self.deadlines.peek().map(|(t, _)| t),
+        };
         let engine = match self.controller.target() {
             Target::Rate(_) if self.has_more() => self.engine_timer.map(|(_, fire)| fire),
             _ => None,
@@ -447,21 +551,25 @@ impl Consumer {
         if !self.active {
             return;
         }
+        if let Some(n) = &mut self.ndnsim {
+            let pending = &self.pending;
+            let due = n.check(now, |seq, sent| {
+                pending.get(&seq).is_some_and(|p| p.last_tx == sent)
+            });
+            for seq in due {
+                let p = self.pending.remove(&seq).expect("pending");
+                self.stats.timeouts += 1;
+                self.controller.on_timeout(now, seq);
+                self.retry_or_give_up(now, seq, p, Loss::Timeout, self.cfg.retx_on_timeout);
+            }
+        }
         while let Some((t, seq)) = self.deadlines.peek() {
             if t > now {
                 break;
             }
             self.deadlines.pop();
-            let Some(p) = self.pending.get_mut(&seq).filter(|p| p.deadline == t) else {
+            if self.pending.get(&seq).is_none_or(|p| p.deadline != t) {
                 continue;
-            };
-            // the controller may put the timeout off (ndnSIM's periodic check, current RTO)
-            if let Some(later) = self.controller.timeout_at(now, seq, p.last_tx, &self.rtt) {
-                if later > now {
-                    p.deadline = later;
-                    self.deadlines.push(later, seq);
-                    continue;
-                }
             }
             let p = self.pending.remove(&seq).expect("pending");
             self.stats.timeouts += 1;

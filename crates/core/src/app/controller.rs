@@ -5,6 +5,7 @@
 //! schemes are variants of [`crate::schemes::registry::Controller`]; `Custom` takes any
 //! [`CongestionController`].
 
+use super::ndnsim::NdnsimRetxConfig;
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::packet::NackReason;
 use crate::schemes::params::{Kind, SchemeConfig};
@@ -90,17 +91,10 @@ pub trait CongestionController: std::fmt::Debug {
     /// before [`Self::rto`] for that Interest. Window laws that compare sequence numbers
     /// (ndnSIM's `ConsumerPcon`: the next sequence number) follow the sends here.
     fn on_send(&mut self, _now: Instant, _seq: u64, _retransmission: bool) {}
-    /// The timer of `seq` (last sent at `sent`) fired at `now`: the instant its timeout is
-    /// declared. `None` or `now`: at once; a later instant puts it off until then (the timer is
-    /// re-armed and this is asked again), e.g. for ndnSIM's consumers, which check every 50 ms
-    /// whether `now − sent` has reached the *current* RTO.
-    fn timeout_at(
-        &mut self,
-        _now: Instant,
-        _seq: u64,
-        _sent: Instant,
-        _rtt: &RttEstimator,
-    ) -> Option<Instant> {
+    /// ndnSIM 2.8's timeout and retransmission machinery ([`super::ndnsim`]) with these
+    /// settings, instead of the consumer's deadlines; `None` (the default) = deadlines at the
+    /// send + [`Self::rto`].
+    fn ndnsim_retx(&self) -> Option<NdnsimRetxConfig> {
         None
     }
     fn on_data(&mut self, _now: Instant, _sig: &DataSignal) {}
@@ -132,7 +126,8 @@ crate::scheme_config! {
 
 impl SchemeConfig for ConstantRateConfig {}
 
-/// ndnSIM `ConsumerCbr`: a constant rate, deaf to every signal.
+/// A constant rate of new Interests, deaf to every signal: ndnSIM's `ConsumerCbr` without its
+/// timeouts and re-sends (those are [`NdnsimCbr`]'s).
 #[derive(Clone, Debug)]
 pub struct ConstantRate {
     pub rate: PacketRate,
@@ -147,11 +142,66 @@ impl CongestionController for ConstantRate {
 impl ControllerScheme for ConstantRate {
     type Config = ConstantRateConfig;
     const NAME: &'static str = "constant-rate";
-    const DOC: &'static str = "ndnSIM's ConsumerCbr: a constant rate, deaf to every signal.";
+    const DOC: &'static str = "A constant rate of new Interests, deaf to every signal (ndnSIM's \
+        ConsumerCbr without its timeouts and re-sends: see ndnsim-cbr).";
     const TARGET: TargetKind = TargetKind::Rate;
     fn build(cfg: &ConstantRateConfig) -> Self {
         ConstantRate {
             rate: PacketRate(cfg.rate),
+        }
+    }
+}
+
+crate::scheme_config! {
+    /// Settings of controller = "ndnsim-cbr" (ndnSIM 2.8's ConsumerCbr attributes, snake_case;
+    /// `Randomize`, `MaxSeq`, `LifeTime` and `StartSeq` are the consumer's keys `randomize`,
+    /// `max_seq`, `lifetime` and `start_seq`).
+    pub struct NdnsimCbrConfig {
+        /// ndnSIM `Frequency`: Interests per second, re-sent ones included (ndnSIM: 1).
+        frequency: f64 = 1.0, Kind::Positive, "Interests/s";
+        /// ndnSIM `RetxTimer`: the period of the timeout checks (ndnSIM: 50 ms).
+        retx_timer: Duration = Duration::from_millis(50), Kind::PERIOD, "time";
+    }
+}
+
+impl SchemeConfig for NdnsimCbrConfig {}
+
+/// ndnSIM 2.8's `ConsumerCbr` as ndnSIM runs it: one Interest every 1/frequency, timed-out
+/// sequence numbers (ndnSIM's RTO, checked every `retx_timer`) re-sent before new ones
+/// ([`super::ndnsim`]).
+#[derive(Clone, Debug)]
+pub struct NdnsimCbr {
+    pub rate: PacketRate,
+    pub retx_timer: Duration,
+}
+
+impl CongestionController for NdnsimCbr {
+    fn target(&self) -> Target {
+        Target::Rate(self.rate)
+    }
+    fn ndnsim_retx(&self) -> Option<NdnsimRetxConfig> {
+        Some(NdnsimRetxConfig {
+            retx_timer: self.retx_timer,
+            ..Default::default()
+        })
+    }
+    fn retransmit(&mut self, _now: Instant, _seq: u64, loss: Loss) -> Option<bool> {
+        // every timed-out number is sent again; Nacks never reach here (ndnSIM ignores them)
+        (loss == Loss::Timeout).then_some(true)
+    }
+}
+
+impl ControllerScheme for NdnsimCbr {
+    type Config = NdnsimCbrConfig;
+    const NAME: &'static str = "ndnsim-cbr";
+    const DOC: &'static str = "ndnSIM 2.8's ConsumerCbr as ndnSIM runs it: a constant rate of \
+        Interests, timed out on ndnSIM's RTO at checks every RetxTimer, timed-out sequence \
+        numbers re-sent before new ones.";
+    const TARGET: TargetKind = TargetKind::Rate;
+    fn build(cfg: &NdnsimCbrConfig) -> Self {
+        NdnsimCbr {
+            rate: PacketRate(cfg.frequency),
+            retx_timer: cfg.retx_timer,
         }
     }
 }

@@ -1,7 +1,10 @@
 //! Applications attached to a node through app faces.
 
+#[cfg(test)]
+pub(crate) mod bench;
 pub mod consumer;
 pub mod controller;
+pub mod ndnsim;
 pub mod producer;
 
 use crate::name::NameTable;

@@ -16,8 +16,10 @@
 use super::params::{Param, Problem, SchemeConfig};
 use super::RouterHooks;
 use crate::app::controller::{
-    CongestionController, ConstantRate, DataSignal, FixedWindow, Loss, NackSignal, Target,
+    CongestionController, ConstantRate, DataSignal, FixedWindow, Loss, NackSignal, NdnsimCbr,
+    Target,
 };
+use crate::app::ndnsim::NdnsimRetxConfig;
 use crate::control::ControlBody;
 use crate::face::{Face, FaceId};
 use crate::mechanisms::rtt_estimator::RttEstimator;
@@ -227,6 +229,7 @@ registry! {
     }
     controllers {
         ConstantRate(ConstantRate),
+        NdnsimCbr(NdnsimCbr),
         FixedWindow(FixedWindow),
         SfAimd(sf::SfConsumer),
         Mircc(mircc::MirccConsumer),
@@ -354,14 +357,8 @@ impl CongestionController for Controller {
     fn on_send(&mut self, now: Instant, seq: u64, retransmission: bool) {
         self.inner_mut().on_send(now, seq, retransmission)
     }
-    fn timeout_at(
-        &mut self,
-        now: Instant,
-        seq: u64,
-        sent: Instant,
-        rtt: &RttEstimator,
-    ) -> Option<Instant> {
-        self.inner_mut().timeout_at(now, seq, sent, rtt)
+    fn ndnsim_retx(&self) -> Option<NdnsimRetxConfig> {
+        self.inner().ndnsim_retx()
     }
     fn on_data(&mut self, now: Instant, sig: &DataSignal) {
         self.inner_mut().on_data(now, sig)

@@ -1,4 +1,4 @@
-//! ndnSIM's `ConsumerPcon` (`apps/ndn-consumer-pcon.cpp`, ndnSIM 2.9) as a window controller,
+//! ndnSIM's `ConsumerPcon` (`apps/ndn-consumer-pcon.cpp`, ndnSIM 2.8) as a window controller,
 //! `controller = "pcon"` (`../shared/specs/sieve.md`, "Consumer").
 //!
 //! ```text
@@ -15,14 +15,13 @@
 //!
 //! `seq_next` is the next new sequence number (ndnSIM's `m_seq`), `highData` the highest
 //! sequence number answered. A marked Data neither grows the window nor is sent again; a
-//! timeout takes the same gated decrease and the Interest is sent again. RTO (ndnSIM's
-//! `RttMeanDeviation`): gains 1/8 and 1/4, variance = sample/2 on the first sample, 1 s before
-//! any, RTO = min(max_rto, max(min_rto·m, m·(SRTT + 4·var))), m doubling per timeout up to 64
-//! and back to 1 on a sample (Karn: only Interests sent once give samples). As ndnSIM's
-//! consumer, timeouts are declared at checks every 50 ms, against the RTO at that check.
+//! timeout takes the same gated decrease and the Interest is sent again. Timeouts, the RTO,
+//! re-sends, late Data and the in-flight count compared with W are ndnSIM's consumer
+//! machinery, shared with `ndnsim-cbr` ([`crate::app::ndnsim`]); every Data that reaches the
+//! consumer counts for the window, a late one (after its timeout) included.
 
 use crate::app::controller::{CongestionController, DataSignal, Loss, NackSignal, Target};
-use crate::mechanisms::rtt_estimator::RttEstimator;
+use crate::app::ndnsim::NdnsimRetxConfig;
 use crate::schemes::params::{Kind, Problem, SchemeConfig};
 use crate::schemes::registry::{ControllerScheme, TargetKind};
 use crate::time::{Duration, Instant};
@@ -59,9 +58,9 @@ crate::scheme_config! {
         /// The largest back-off multiplier m (ndnSIM: 64).
         max_multiplier: u32 = 64, Kind::Integer { min: 1, max: 1 << 20 }, "";
         /// ndnSIM's `RetxTimer`: every this often (from the start of the run) the consumer
-        /// declares timed out the Interests with now − sent ≥ the RTO at that check (50 ms);
-        /// 0 = each Interest times out at its send time + the RTO then, exactly.
-        check_interval: Duration = Duration::from_millis(50), Kind::TIME, "time";
+        /// declares timed out the Interests with now − sent ≥ the RTO read at that check
+        /// (ndnSIM: 50 ms).
+        retx_timer: Duration = Duration::from_millis(50), Kind::PERIOD, "time";
     }
 }
 
@@ -99,15 +98,6 @@ pub struct ConsumerPcon {
     cubic_last_wmax: f64,
     /// When the window was last decreased (the run's start before any decrease).
     cubic_last_decrease: Instant,
-    /// The RTT estimate (s), its mean deviation (s), samples taken.
-    srtt: f64,
-    var: f64,
-    samples: u64,
-    /// The RTO back-off multiplier m.
-    pub multiplier: u32,
-    /// The check instant being handled and the RTO read at its start (ndnSIM reads it once
-    /// per check, before the timeouts of that check double m).
-    check: Option<(Instant, Duration)>,
     /// Decreases made, and those the conservative window adaptation suppressed.
     pub decreases: u64,
     pub suppressed: u64,
@@ -124,11 +114,6 @@ impl ConsumerPcon {
             cubic_wmax: 0.0,
             cubic_last_wmax: 0.0,
             cubic_last_decrease: Instant::ZERO,
-            srtt: cfg.initial_rtt.as_secs_f64(),
-            var: 0.0,
-            samples: 0,
-            multiplier: 1,
-            check: None,
             decreases: 0,
             suppressed: 0,
             cfg,
@@ -177,38 +162,6 @@ impl ConsumerPcon {
         self.window = self.window.max(w0);
         self.decreases += 1;
     }
-
-    /// The RTO the controller gives an Interest sent now.
-    pub fn current_rto(&self) -> Duration {
-        let m = f64::from(self.multiplier);
-        let rto = (m * (self.srtt + 4.0 * self.var))
-            .max(m * self.cfg.min_rto.as_secs_f64())
-            .min(self.cfg.max_rto.as_secs_f64());
-        Duration::from_secs_f64(rto)
-    }
-
-    /// The first check instant (a multiple of `check_interval`) at or after `t`.
-    fn next_check(&self, t: Instant) -> Instant {
-        let step = self.cfg.check_interval.0;
-        if step == 0 {
-            return t;
-        }
-        Instant(t.0.div_ceil(step) * step)
-    }
-
-    fn sample(&mut self, rtt: Duration) {
-        let m = rtt.as_secs_f64();
-        if self.samples == 0 {
-            self.srtt = m;
-            self.var = m / 2.0;
-        } else {
-            let err = m - self.srtt;
-            self.srtt += err / 8.0;
-            self.var += (err.abs() - self.var) / 4.0;
-        }
-        self.samples += 1;
-        self.multiplier = 1;
-    }
 }
 
 impl CongestionController for ConsumerPcon {
@@ -219,9 +172,6 @@ impl CongestionController for ConsumerPcon {
         self.seq_next = self.seq_next.max(seq + 1);
     }
     fn on_data(&mut self, now: Instant, sig: &DataSignal) {
-        if !sig.retransmitted {
-            self.sample(sig.rtt);
-        }
         self.high_data = self.high_data.max(sig.seq);
         if !sig.marked {
             self.increase(now);
@@ -232,40 +182,21 @@ impl CongestionController for ConsumerPcon {
             self.decrease(now);
         }
     }
+    /// The gated decrease; the consumer's machinery doubles the RTO multiplier.
     fn on_timeout(&mut self, now: Instant, _seq: u64) {
         self.decrease(now);
-        self.multiplier = (self.multiplier * 2).min(self.cfg.max_multiplier);
     }
-    fn timeout_at(
-        &mut self,
-        now: Instant,
-        _seq: u64,
-        sent: Instant,
-        _rtt: &RttEstimator,
-    ) -> Option<Instant> {
-        if self.cfg.check_interval == Duration::ZERO {
-            return None; // exact deadlines: the send + the RTO at the send
-        }
-        let check = self.next_check(now);
-        if check > now {
-            return Some(check);
-        }
-        let rto = match self.check {
-            Some((t, rto)) if t == now => rto,
-            _ => {
-                let rto = self.current_rto();
-                self.check = Some((now, rto));
-                rto
-            }
-        };
-        let due = sent + rto;
-        (due > now).then(|| self.next_check(due))
+    fn ndnsim_retx(&self) -> Option<NdnsimRetxConfig> {
+        Some(NdnsimRetxConfig {
+            retx_timer: self.cfg.retx_timer,
+            initial_rtt: self.cfg.initial_rtt,
+            min_rto: self.cfg.min_rto,
+            max_rto: self.cfg.max_rto,
+            max_multiplier: self.cfg.max_multiplier,
+        })
     }
-    /// A Nack changes nothing (ndnSIM ignores it; see `docs/schemes/pcon.md`).
+    /// A Nack changes nothing (ndnSIM ignores it; the consumer keeps the Interest outstanding).
     fn on_nack(&mut self, _now: Instant, _sig: &NackSignal) {}
-    fn rto(&self, _rtt: &RttEstimator) -> Option<Duration> {
-        Some(self.current_rto())
-    }
     fn retransmit(&mut self, _now: Instant, _seq: u64, loss: Loss) -> Option<bool> {
         // ndnSIM's consumer re-expresses timed-out Interests; a Nack: the consumer's setting
         (loss == Loss::Timeout).then_some(true)
@@ -277,7 +208,7 @@ impl ControllerScheme for ConsumerPcon {
     const NAME: &'static str = "pcon";
     const DOC: &'static str = "ndnSIM's ConsumerPcon: an AIMD or CUBIC window, one decrease per \
         window of Data on a congestion mark or a timeout (conservative window adaptation), \
-        ndnSIM's RTO with back-off.";
+        ndnSIM 2.8's timeouts and re-sends (checks every RetxTimer against its RTO).";
     const TARGET: TargetKind = TargetKind::Window;
     fn build(cfg: &ConsumerPconConfig) -> Self {
         ConsumerPcon::new(cfg.clone())

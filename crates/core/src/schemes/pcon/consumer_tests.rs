@@ -136,47 +136,6 @@ fn cubic_growth_from_the_last_decrease_and_its_decrease() {
     assert!(close(f.cubic_wmax, 7.2) && close(f.window, 6.4));
 }
 
-#[test]
-fn rto_follows_ndnsim_with_back_off() {
-    let mut c = ConsumerPcon::new(ConsumerPconConfig::default());
-    let t = Instant::ZERO;
-    assert_eq!(
-        c.current_rto(),
-        Duration::from_secs(1),
-        "1 s before any sample"
-    );
-    c.on_data(t, &data(0, false, 100));
-    assert!(close(c.current_rto().as_secs_f64(), 0.1 + 4.0 * 0.05));
-    c.on_data(t, &data(1, false, 200));
-    // srtt = 0.1 + 0.1/8, var = 0.05 + (0.1 − 0.05)/4
-    assert!(close(c.current_rto().as_secs_f64(), 0.1125 + 4.0 * 0.0625));
-    c.on_timeout(t, 2);
-    assert!(close(c.current_rto().as_secs_f64(), 2.0 * 0.3625));
-    for _ in 0..10 {
-        c.on_timeout(t, 2);
-    }
-    assert_eq!(c.multiplier, 64);
-    assert!(close(c.current_rto().as_secs_f64(), 64.0 * 0.3625));
-    // Karn: a retransmitted Interest's Data gives no sample and keeps the back-off
-    let mut r = data(2, false, 5000);
-    r.retransmitted = true;
-    c.on_data(t, &r);
-    assert_eq!(c.multiplier, 64);
-    // a valid sample resets it; the floor is min_rto·m
-    c.on_data(t, &data(3, false, 1));
-    assert_eq!(c.multiplier, 1);
-    let mut small = ConsumerPcon::new(ConsumerPconConfig::default());
-    small.on_data(t, &data(0, false, 1));
-    assert_eq!(small.current_rto(), Duration::from_millis(200));
-    small.on_timeout(t, 1);
-    assert_eq!(small.current_rto(), Duration::from_millis(400));
-    // the ceiling
-    let mut big = ConsumerPcon::new(ConsumerPconConfig::default());
-    big.on_data(t, &data(0, false, 100_000)); // 100 s + 4·50 s
-    assert_eq!(big.current_rto(), Duration::from_secs(200));
-    assert_eq!(c.rto(&RttEstimator::default()), Some(c.current_rto()));
-}
-
 /// Two nodes, 10 ms each way. The producer's node marks the Data of seqs 30, 31, 32 and 100
 /// and the first answer of seq 150 is lost: one decrease for the burst of marks (the others
 /// are within the same window of Data), one for seq 100, one at seq 150's timeout, which is
@@ -257,30 +216,120 @@ fn harness_marks_and_a_timeout_with_conservative_window_adaptation() {
     }
 }
 
-/// ndnSIM's timeout check: every 50 ms from the start, against the RTO read at that check (once
-/// per check, before its timeouts double m); an Interest whose send + RTO is later waits for the
-/// first check after it.
+/// ndnSIM's checks re-read the RTO: ten Interests time out together at 1 s (m = 64), are sent
+/// again and answered at 1.03 s, and the new ones sent then go out under a 64·1 s RTO; the
+/// sample at 1.05 s (20 ms) resets m and the RTO to 200 ms, so the next checks declare every Interest older
+/// than 200 ms — seq 11 (sent at 1.03 s) at the check of 1.25 s, not 64 s after its send.
 #[test]
-fn timeouts_are_declared_at_50_ms_checks_against_the_current_rto() {
-    let ms = |x: u64| Instant(x * 1_000_000);
-    let mut c = ConsumerPcon::new(ConsumerPconConfig::default());
-    let est = RttEstimator::default();
-    c.on_data(ms(0), &data(0, false, 100)); // RTO 300 ms
-                                            // the timer set at the send (1 010 ms + 300 ms) fires between checks: put off to 1 350 ms
-    assert_eq!(c.timeout_at(ms(1310), 1, ms(1010), &est), Some(ms(1350)));
-    assert_eq!(c.timeout_at(ms(1350), 1, ms(1010), &est), None);
-    c.on_timeout(ms(1350), 1); // m = 2: RTO 600 ms from now on
-                               // the same check reads the RTO it started with: 1 020 + 300 ≤ 1 350
-    assert_eq!(c.timeout_at(ms(1350), 2, ms(1020), &est), None);
-    c.on_timeout(ms(1350), 2); // m = 4
-                               // the next check reads the backed-off RTO (1 200 ms): put off to the check after 2 280 ms
-    assert_eq!(c.timeout_at(ms(1400), 3, ms(1080), &est), Some(ms(2300)));
-    // exact deadlines with check_interval = 0
-    let mut e = ConsumerPcon::new(ConsumerPconConfig {
-        check_interval: Duration::ZERO,
+fn an_interest_sent_at_multiplier_64_is_declared_once_a_sample_shrinks_the_rto() {
+    use crate::app::bench::{s, Bench};
+    use crate::schemes::registry::Controller;
+    let cfg = ConsumerPconConfig {
+        initial_window: 10.0,
         ..Default::default()
-    });
-    e.on_data(ms(0), &data(0, false, 100));
-    e.on_timeout(ms(1000), 0); // m = 2: a later RTO does not delay a timer already set
-    assert_eq!(e.timeout_at(ms(1310), 1, ms(1010), &est), None);
+    };
+    let mut b = Bench::new(Controller::Pcon(ConsumerPcon::new(cfg)), |_| {});
+    b.run(
+        s(2.0),
+        |sent, seq, nth| match (seq, nth) {
+            (0..=9, 1) => None,                                   // the first ten are lost
+            (0..=9, _) => Some(sent + Duration::from_millis(30)), // their re-sends answered
+            (10, _) => Some(s(1.05)),                             // the sample: 20 ms
+            _ => None,                                            // the rest lost
+        },
+        |_| Duration::ZERO,
+    );
+    assert_eq!(b.sent_at(s(0.0)), (0..10).collect::<Vec<_>>());
+    assert_eq!(b.sends_of(10), [s(1.03)]);
+    assert_eq!(
+        b.sends_of(11),
+        [s(1.03), s(1.25)],
+        "declared at 1.25 s, sent again"
+    );
+    assert!(b.c.stats.timeouts >= 11);
+}
+
+/// A Data for an Interest that already timed out, while its re-send waits for room in the
+/// window: ndnSIM counts it (delay recorded with one send, the re-send cancelled, no RTT
+/// sample). Slow start from W = 1 with 100 ms answers puts seqs 3..=6 out at 0.2 s; seq 3's
+/// answer comes at 0.47 s, after its timeout at the check of 0.4 s (RTO 200 ms), which halves
+/// W from 7 to 3.5 with six Interests (7..=12, answered at 0.5 s) still out: its re-send waits.
+#[test]
+fn a_late_data_answers_its_timed_out_interest_and_cancels_the_resend() {
+    use crate::app::bench::{s, Bench};
+    use crate::schemes::registry::Controller;
+    let pcon = ConsumerPcon::new(ConsumerPconConfig::default());
+    let mut b = Bench::new(Controller::Pcon(pcon), |c| c.max_seq = Some(13));
+    b.run(
+        s(2.0),
+        |sent, seq, nth| match (seq, nth) {
+            (3, 1) => Some(s(0.47)),
+            (7.., 1) => Some(s(0.5)),
+            _ => Some(sent + Duration::from_millis(100)),
+        },
+        |_| Duration::ZERO,
+    );
+    assert_eq!(b.sent_at(s(0.2)), [3, 4, 5, 6]);
+    assert_eq!(b.sent_at(s(0.3)), [7, 8, 9, 10, 11, 12]);
+    assert_eq!(b.c.stats.timeouts, 1);
+    assert_eq!(
+        b.sends_of(3),
+        [s(0.2)],
+        "the late Data cancelled seq 3's re-send"
+    );
+    let r =
+        b.c.delays
+            .iter()
+            .find(|r| r.seq == 3)
+            .expect("seq 3 answered");
+    assert_eq!((r.time, r.transmissions), (s(0.47), 1));
+    assert_eq!((b.c.stats.completed, b.c.stats.late_data), (13, 0));
+    let Controller::Pcon(p) = &b.c.controller else {
+        unreachable!()
+    };
+    assert_eq!(p.decreases, 1);
+    assert!(
+        p.window > 3.5,
+        "the late Data grew the window: {}",
+        p.window
+    );
+}
+
+/// ndnSIM compares its in-flight count with W itself: W = 2.5 keeps three Interests out, not
+/// ⌊W⌋ = 2.
+#[test]
+fn a_fractional_window_sends_while_in_flight_is_below_w() {
+    use crate::app::bench::{s, Bench};
+    use crate::schemes::registry::Controller;
+    let cfg = ConsumerPconConfig {
+        initial_window: 2.5,
+        ..Default::default()
+    };
+    let mut b = Bench::new(Controller::Pcon(ConsumerPcon::new(cfg)), |_| {});
+    b.run(s(0.5), |_, _, _| None, |_| Duration::ZERO);
+    assert_eq!(b.sent_at(s(0.0)), [0, 1, 2]);
+}
+
+/// On a real clock every wake-up lands after the instant asked for (here 7 ms): a check that
+/// wakes late still declares what is due, at the instant it wakes.
+#[test]
+fn checks_that_wake_off_the_50_ms_grid_still_declare_timeouts() {
+    use crate::app::bench::{s, Bench};
+    use crate::schemes::registry::Controller;
+    let mut b = Bench::new(
+        Controller::Pcon(ConsumerPcon::new(ConsumerPconConfig::default())),
+        |_| {},
+    );
+    b.run(
+        s(1.2),
+        |sent, seq, nth| (seq != 0 || nth > 1).then_some(sent + Duration::from_millis(20)),
+        |_| Duration::from_millis(7),
+    );
+    assert!(b.wakes.iter().all(|&(a, f)| f > a), "every wake-up late");
+    assert_eq!(b.c.stats.timeouts, 1);
+    assert_eq!(
+        b.sends_of(0),
+        [s(0.0), s(1.007)],
+        "declared at the late wake-up after 1 s"
+    );
 }
