@@ -3,10 +3,10 @@ seed-004 PCON dumbbell run through ndncc, every figure of docs/ndnsim-parity.md 
 ndnSIM's (scenarios/ndnsim/reference/ndnsim-2.8.json, so /work/shared is not needed here).
 
 Every row is either asserted within its tolerance or an expected failure (xfail, strict) with
-its reason: the rows that wait for ndnSIM's ConsumerCbr (controller `ndnsim-cbr`, read from
-the scenario file: once it is there these rows are asserted) or for PCON's consumer as ndnSIM
-decides (issue 27 item 1), and the start-up difference we do not model. A row that starts to
-hold makes its xfail fail ("XPASS(strict)"): move it to the asserted rows then.
+its reason: the stall of PCON's C1 with 100-packet queues (issue 27), the start-up difference
+we do not model, and the tail of one ConsumerCbr's delays; with `constant-rate` in the
+ConsumerCbr scenario (read from the file) its rows are expected failures too. A row that
+starts to hold makes its xfail fail ("XPASS(strict)"): move it to the asserted rows then.
 
 The 30-second dumbbell is in the document only (CPU: the other runs take a few seconds).
 """
@@ -26,13 +26,17 @@ RUNS = {r.name: r for r in parity.RUNS}
 REF = parity.reference()["runs"]
 
 CBR_RUN = "ndn-congestion-topo-plugin"
+CBR_TAIL = (
+    "open: Src2's slowest 1 % of delays are longer in ours (its Data and re-sent Interests are "
+    "within 1 %); not investigated yet"
+)
 CBR = (
     "waits for ndnSIM's ConsumerCbr (controller ndnsim-cbr: RTO timeouts, re-send queue; "
     "issue 30 item 1): constant-rate never re-sends"
 )
 PCON = (
-    "waits for PCON's consumer as ndnSIM 2.8 decides (issue 27 item 1): ours fixes each "
-    "Interest's timeout at send, and one consumer stalls"
+    "open (issue 27): with 100-packet queues every Data dropped at start-up is C1's (the two "
+    "flows in lock-step), its RTO multiplier reaches 64 and it stalls; ndnSIM spreads the losses"
 )
 STARTUP = (
     "start-up not modelled (issue 30): ndnSIM's first Interest at 0 s never leaves the "
@@ -53,51 +57,40 @@ def _outside() -> dict[tuple[str, str, str], str]:
     def put(run: str, who: str, metrics: list[str], why: str) -> None:
         out.update({(run, who, m): why for m in metrics})
 
+    def faces(run: str, whos: tuple[str, ...], metrics: list[str], why: str) -> None:
+        for who in whos:
+            node, mac = who.split()
+            put(run, f"{node} netdev://[00:00:00:00:00:{mac}]", metrics, why)
+
     controllers = set(parity.consumer_controllers(RUNS[CBR_RUN]).values())
     if controllers == {"constant-rate"}:
         for who in ("Src1", "Src2"):
             put(CBR_RUN, who, CONSUMER, CBR)
-        for mac in ("08", "0a"):
-            put(CBR_RUN, f"Rtr2 netdev://[00:00:00:00:00:{mac}]", FACE, CBR)
-        for who, mac in (("Src1", "01"), ("Src2", "03")):
-            put(CBR_RUN, f"{who} netdev://[00:00:00:00:00:{mac}]", ["in_data"], CBR)
+        faces(CBR_RUN, ("Rtr2 08", "Rtr2 0a"), FACE, CBR)
+        faces(CBR_RUN, ("Src1 01", "Src2 03"), ["in_data"], CBR)
+    else:
+        put(CBR_RUN, "Src2", ["delay_p99_ms"], CBR_TAIL)
     put("ndn-congestion-alt-topo-plugin", "c1", ["first_data_s"], STARTUP)
-
-    run = "ndn-congestion-topo-plugin-pcon"
-    put(run, "Src1", ["data", "resent", "delay_mean_ms", "per_second"], PCON)
-    put(run, "Src1", ["window_decreases", "longest_gap_s"], PCON)
-    put(run, "Src2", ["data", "resent", "per_second", "window_decreases"], PCON)
-    for who in ("Rtr2 08", "Rtr2 0a", "Src1 01", "Src2 03"):
-        node, mac = who.split()
-        put(run, f"{node} netdev://[00:00:00:00:00:{mac}]", FACE, PCON)
     for who in ("Src1", "Src2"):
-        put(run, who, ["first_data_s"], STARTUP)
+        put("ndn-congestion-topo-plugin-pcon", who, ["first_data_s"], STARTUP)
 
-    for queue in (100, 200):
+    every_face = ("C1 01", "C2 03", "R1 05", "R2 07", "R2 09")
+    run = "seed004-pcon-dumbbell-q100p-10s"
+    put(run, "C1", CONSUMER + ["window_decreases", "longest_gap_s"], PCON)
+    put(run, "C2", CONSUMER, PCON)
+    faces(run, every_face, FACE, PCON)
+    for queue, c1, c2, fs in (
+        (200, ["data"], ["data"], every_face),
+        (500, [], ["data"], ("C2 03", "R1 05", "R2 09")),
+        (1000, ["data"], ["data"], every_face),
+    ):
         run = f"seed004-pcon-dumbbell-q{queue}p-10s"
-        c1 = ["data", "resent", "delay_p99_ms", "per_second", "window_decreases", "longest_gap_s"]
-        c2 = ["data", "delay_mean_ms", "per_second"]
-        if queue == 100:
-            c1 += ["delay_mean_ms"]
-            c2 += ["resent", "delay_p99_ms"]
-        else:
-            c2 += ["window_decreases"]
-        put(run, "C1", c1, PCON)
-        put(run, "C2", c2, PCON)
-        for who in ("C1 01", "C2 03", "R1 05", "R2 07", "R2 09"):
-            node, mac = who.split()
-            put(run, f"{node} netdev://[00:00:00:00:00:{mac}]", FACE, PCON)
+        put(run, "C1", c1, SPLIT)
+        put(run, "C2", c2, SPLIT)
+        faces(run, fs, FACE, SPLIT)
+    for queue in (100, 200, 500, 1000):
         for who in ("C1", "C2"):
-            put(run, who, ["first_data_s"], STARTUP)
-
-    for queue in (500, 1000):
-        run = f"seed004-pcon-dumbbell-q{queue}p-10s"
-        put(run, "C2", ["data"] + (["per_second"] if queue == 1000 else []), SPLIT)
-        for who in ("C2 03", "R1 05", "R2 09"):
-            node, mac = who.split()
-            put(run, f"{node} netdev://[00:00:00:00:00:{mac}]", FACE, SPLIT)
-        for who in ("C1", "C2"):
-            put(run, who, ["first_data_s"], STARTUP)
+            put(f"seed004-pcon-dumbbell-q{queue}p-10s", who, ["first_data_s"], STARTUP)
     return out
 
 
@@ -185,7 +178,7 @@ def test_the_controller_is_read_from_the_scenario(tmp_path):
     (tmp_path / "ndnsim").mkdir()
     for f in ("ndn-congestion-topo-plugin.toml", "topo-6-node.txt"):
         text = (root / "ndnsim" / f).read_text()
-        (tmp_path / "ndnsim" / f).write_text(text.replace('"constant-rate"', '"fixed-window"'))
+        (tmp_path / "ndnsim" / f).write_text(text.replace('"ndnsim-cbr"', '"fixed-window"'))
     got = parity.consumer_controllers(RUNS[CBR_RUN], tmp_path)
     assert got == {"Src1": "fixed-window", "Src2": "fixed-window"}
 
