@@ -41,6 +41,7 @@ def run(
     scenario: str | Path | Scenario,
     *,
     out: str | Path | None = None,
+    force: bool = False,
     progress: ProgressFn | None = None,
     tables: bool = True,
     **overrides: Any,
@@ -54,6 +55,10 @@ def run(
 
     sc = load_scenario(scenario, **overrides)
     spec, options, _ = sc.resolved()  # options carry bin_s
+    if out is not None:  # a folder that cannot take the result is refused before the run
+        from .files import claim
+
+        claim(out, "run", force=force)
     started = time.perf_counter()
     native = _core.run(json.dumps(compact_spec(spec)), progress, tables)
     wall = time.perf_counter() - started
@@ -70,5 +75,5 @@ def run(
     # the bottleneck the run's Data crossed (the throughput figure's reference line)
     result.summary.update(bottleneck(spec, result.summary, result.meta))
     if out is not None:
-        result.save(out)
+        result.save(out, force=force)
     return result
