@@ -178,13 +178,28 @@ def test_a_whole_reproduction_reports_cleanly(repro):
     assert "6 of 6" in (repro / "report.html").read_text()
 
 
-@pytest.mark.parametrize("manifest", [True, False])
-def test_a_truncated_comparison_is_named_not_counted(repro, capsys, manifest):
+@pytest.mark.parametrize(
+    ("manifest", "cut"),
+    [
+        (True, "inside a row"),
+        (False, "inside a row"),
+        (False, "before a newline"),
+        (False, "a field lost"),
+    ],
+)
+def test_a_truncated_comparison_is_named_not_counted(repro, capsys, manifest, cut):
     if not manifest:  # a reproduction written before manifests: the CSV's own shape tells
         (repro / "ndncc-manifest.json").unlink(missing_ok=True)
     path = repro / "comparison.csv"
     text = path.read_text()
-    path.write_text(text[: text.rindex("throughput 4") + 20])  # cut inside the fifth row
+    at = text.index("throughput 4")
+    # cut inside the fifth row, or right after its verdict (every row whole, two missing)
+    if cut == "a field lost":  # a row of one column fewer mid-file: the file ends whole
+        comma = text.index(",", text.index("throughput 2"))
+        path.write_text(text[:comma] + text[comma + 1 :])
+    else:
+        end = at + 20 if cut == "inside a row" else text.index("\n", at)
+        path.write_text(text[:end])
     assert main(["report", str(repro)]) == 3
     err = capsys.readouterr().err
     assert "comparison.csv" in err and "ndncc reproduce mini --quick --out" in err
@@ -241,6 +256,11 @@ def test_a_sweep_whose_points_do_not_resolve_leaves_no_store(tmp_path, capsys):
     with pytest.raises(SweepSpecError, match="deep"):
         run_sweep(SweepSpec.load(bad), tmp_path / "api", jobs=1)
     assert not (tmp_path / "api").exists()
+    # two points that are one run: found while the runs are listed, before the store is made
+    same = spec_file(tmp_path, depths="[50, 50.0]")
+    with pytest.raises(SweepSpecError, match="give the same run"):
+        run_sweep(SweepSpec.load(same), tmp_path / "same", jobs=1)
+    assert not (tmp_path / "same").exists()
     with pytest.raises(SweepSpecError):
         run_jobs_stored(
             [Job("x", LINEAR, {"scenario.duration": "-1s"})], tmp_path / "jobs", name="j"
