@@ -551,6 +551,11 @@ def run_sweep(
                 )
 
         tasks = tasks_now()
+        for t in tasks:  # a stored run with a file cut short is recomputed (sizes: cheap)
+            if (records.get(t.key) or {}).get("status") == "ok":
+                problem = store.check_run(t.key, quick=True)
+                if problem:
+                    records[t.key] = damaged_record(t.key, problem)
         tried: set[str] = set()
         backend = open_backend(jobs, dask)
         if on_backend is not None:

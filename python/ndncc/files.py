@@ -3,7 +3,7 @@
 **The manifest.** A folder ndncc writes results into (a run's ``--out``, ``ndncc plot --out``,
 a reproduction) gets ``ndncc-manifest.json``: what kind of folder it is (``run``, ``figures``,
 ``reproduction``), an id of the run it holds (the SHA-256 of its ``summary.json``), and the
-SHA-256 of every file ndncc wrote there. With it:
+SHA-256 and size of every file ndncc wrote there. With it:
 
 * a new save into a folder replaces and removes only the files the manifest lists (an earlier
   run's figures never stay beside a new run's summary), and never touches the others;
@@ -84,10 +84,13 @@ def read_manifest(folder: str | Path) -> dict | None:
     except (OSError, ValueError, RecursionError) as e:
         raise ValueError(f"{path}: damaged ndncc manifest ({e})") from e
     files = data.get("files") if isinstance(data, dict) else None
+    sizes = data.get("bytes", {}) if isinstance(data, dict) else None
     if (
         not isinstance(files, dict)
         or data.get("kind") not in KINDS
         or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())
+        or not isinstance(sizes, dict)
+        or not all(type(v) is int for v in sizes.values())
     ):
         raise ValueError(f"{path}: damaged ndncc manifest (not the shape ndncc writes)")
     return data
@@ -100,8 +103,16 @@ def _write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
     os.replace(tmp, folder / MANIFEST)
 
 
-def _manifest(kind: str, files: Mapping[str, str], run: str | None, complete: bool, **extra):
-    return {
+def _manifest(
+    kind: str,
+    files: Mapping[str, str],
+    run: str | None,
+    complete: bool,
+    folder: Path | None = None,
+    **extra: Any,
+) -> dict:
+    """A manifest; with `folder`, the files' sizes too (``bytes``: a cheap first check)."""
+    man = {
         "format": FORMAT,
         "kind": kind,
         "run": run,
@@ -109,19 +120,24 @@ def _manifest(kind: str, files: Mapping[str, str], run: str | None, complete: bo
         "files": dict(sorted(files.items())),
         **extra,
     }
+    if folder is not None:
+        man["bytes"] = {n: (folder / n).stat().st_size for n in man["files"]}
+    return man
 
 
 def record(folder: str | Path, kind: str, paths: Iterable[str | Path], **extra: Any) -> Path:
     """Writes the manifest of files just written into `folder` (replacing any earlier one)."""
     folder = Path(folder)
     files = {Path(p).name: sha256(folder / Path(p).name) for p in paths}
-    _write_manifest(folder, _manifest(kind, files, None, True, **extra))
+    _write_manifest(folder, _manifest(kind, files, None, True, folder, **extra))
     return folder / MANIFEST
 
 
-def check_file(folder: str | Path, name: str, manifest: Mapping[str, Any] | None) -> str | None:
+def check_file(
+    folder: str | Path, name: str, manifest: Mapping[str, Any] | None, *, quick: bool = False
+) -> str | None:
     """Why `folder/name` is not the file ndncc wrote there, or None (also None without a
-    manifest: nothing to compare with)."""
+    manifest: nothing to compare with). `quick`: by its size only, not its SHA-256."""
     if manifest is None:
         return None
     path = Path(folder) / name
@@ -130,7 +146,10 @@ def check_file(folder: str | Path, name: str, manifest: Mapping[str, Any] | None
         return f"{path}: not written with this result (ndncc's manifest does not list it)"
     if not path.is_file():
         return f"{path}: missing"
-    if sha256(path) != want:
+    size, written = path.stat().st_size, (manifest.get("bytes") or {}).get(name)
+    if written is not None and size != written:
+        return f"{path}: cut short or changed since ndncc wrote it ({size} bytes of {written})"
+    if not quick and sha256(path) != want:
         return f"{path}: changed since ndncc wrote it (damaged, edited, or another run's)"
     return None
 
@@ -347,7 +366,8 @@ def save_staged(
                 if name not in new and name not in kept:
                     with contextlib.suppress(FileNotFoundError):
                         (out / name).unlink()
-            _write_manifest(out, _manifest(kind, {**kept, **new}, run, True))
+            kept = {n: h for n, h in kept.items() if (out / n).is_file()}  # gone since
+            _write_manifest(out, _manifest(kind, {**kept, **new}, run, True, out))
         finally:
             guard.defer()
             shutil.rmtree(stage, ignore_errors=True)
@@ -367,6 +387,7 @@ def collected(category: type[Warning] = DamagedFileWarning) -> Iterator[list[str
         finally:
             for w in caught:
                 if issubclass(w.category, category):
-                    texts.append(str(w.message))
+                    if str(w.message) not in texts:  # a file named twice is one damage
+                        texts.append(str(w.message))
                 else:
                     warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -140,10 +140,23 @@ def _is_numeric(values: pd.Series) -> bool:
 
 
 def _sweep_config(root: Path) -> dict:
+    """sweep.json (the spec of the last sweep); {} when missing, named when damaged."""
+    path = root / "sweep.json"
     try:
-        return json.loads((root / "sweep.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        cfg = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
         return {}
+    except (OSError, ValueError, RecursionError) as e:
+        cfg, why = None, f"{type(e).__name__}: {e}"
+    else:
+        why = "not a JSON object"
+    if isinstance(cfg, dict):
+        return cfg
+    _damaged(
+        f"{path}: damaged ({why}); the report goes without the spec's name, description and "
+        "[report] table (the next sweep into the store writes it anew)"
+    )
+    return {}
 
 
 def _order(values: pd.Series) -> list:
@@ -214,11 +227,15 @@ def _series_figure(root: Path, ok: pd.DataFrame, params: list[str]) -> str | Non
             if not path.is_file():
                 continue
             try:
-                s = pd.read_parquet(path, columns=["time_s", "throughput_mbps"])
+                problem = Store(root).check_run(key, [path.name])
+                if problem is None:
+                    s = pd.read_parquet(path, columns=["time_s", "throughput_mbps"])
             except Exception as e:  # noqa: BLE001 - pyarrow raises several types
+                problem = f"{path}: unreadable ({type(e).__name__}: {e})"
+            if problem:
                 _damaged(
-                    f"{path}: unreadable ({type(e).__name__}: {e}); left out of the throughput "
-                    f"figure (remove {path.parent} and run the sweep again to recompute it)"
+                    f"{problem}; left out of the throughput figure (remove {path.parent} and "
+                    "run the sweep again to recompute it)"
                 )
                 continue
             runs.append(s.groupby("time_s")["throughput_mbps"].sum())

@@ -434,16 +434,19 @@ class Store:
         os.rename(d, trash)  # onto the empty staging directory
         shutil.rmtree(trash, ignore_errors=True)
 
-    def check_run(self, key: str, names: Iterable[str]) -> str | None:
-        """Why the files `names` of finished run `key` cannot be read back, or None: by the
-        run's manifest (``ndncc.files``) when it has one, else by reading them."""
+    def check_run(self, key: str, names: Iterable[str] | None = None, quick: bool = False):
+        """Why the files `names` (None: all its manifest lists) of finished run `key` cannot be
+        read back, or None: by the run's manifest (``ndncc.files``; `quick`: by their sizes
+        only) when it has one, else by reading them."""
         d = self.runs / key
         try:
             manifest = files.read_manifest(d)
         except ValueError as e:
             return str(e)
+        if names is None:
+            names = sorted(manifest["files"]) if manifest is not None else []
         for name in names:
-            problem = files.check_file(d, name, manifest)
+            problem = files.check_file(d, name, manifest, quick=quick)
             if problem:
                 return problem
             if manifest is None and not (d / name).is_file():
@@ -463,11 +466,18 @@ class Store:
         """Wall time in seconds of every run the store remembers (for longest-first order)."""
         out = {}
         if self.timings_path.is_file():
-            with contextlib.suppress(Exception):
+            try:
                 df = pd.read_parquet(self.timings_path)
                 out = {
                     k: float(w) for k, w in zip(df["key"], df["wall_time_s"], strict=True) if w == w
                 }
+            except Exception as e:  # noqa: BLE001 - pyarrow raises several types
+                warnings.warn(
+                    f"{self.timings_path}: damaged ({type(e).__name__}: {e}); the runs' wall "
+                    "times are unknown (the next sweep into the store writes it anew)",
+                    DamagedFileWarning,
+                    stacklevel=2,
+                )
         return out
 
 
