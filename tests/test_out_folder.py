@@ -199,3 +199,18 @@ def test_sigterm_while_files_move_waits_for_the_move(tmp_path):
     assert "saved" not in done.stdout  # the process ended right after the save
     assert not [n for n in names(out) if n.startswith(".ndncc-save-")]
     assert ndncc.Result.load(out).summary["sim_time_s"] == 2.0  # the new run, whole
+
+
+def test_a_staging_folder_of_a_killed_save_is_removed_by_the_next_save(tmp_path):
+    import socket
+
+    out = tmp_path / "x"
+    ndncc.run(DEMO, duration="1s", out=out)
+    host = socket.gethostname()
+    dead = out / f".ndncc-save-{host}-999999999-0000"  # no such process
+    live = out / f".ndncc-save-{host}-1-0000"  # init: a save still running, left alone
+    for d in (dead, live):
+        d.mkdir()
+        (d / "summary.json").write_text("{}")
+    ndncc.run(DEMO, duration="1s", out=out)
+    assert not dead.exists() and live.exists()

@@ -14,7 +14,7 @@ SHA-256 and size of every file ndncc wrote there. With it:
   run) is named instead of being used.
 
 **Staged saves.** :func:`save_staged` writes everything into a staging folder
-``.ndncc-save-<pid>-<nonce>`` inside the destination first and moves the files into place at
+``.ndncc-save-<host>-<pid>-<nonce>`` inside the destination first and moves the files into place at
 the end: a failure or a signal while writing leaves the earlier contents whole. SIGTERM,
 SIGHUP and SIGINT while writing remove the staging folder before the process ends by the same
 signal (or raises ``KeyboardInterrupt``); while the files are being moved into place (a few
@@ -29,6 +29,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import struct
 import threading
 import zlib
@@ -249,17 +250,19 @@ def _claim(folder: Path, kind: str, force: bool, run: str | None) -> tuple[dict[
 
 
 def _clean_dead_stages(folder: Path) -> None:
-    """Removes staging folders left by saves whose process is gone (killed with SIGKILL)."""
+    """Removes staging folders this host's saves left when killed (SIGKILL) and gone."""
     from .procs import pid_alive
 
+    host = socket.gethostname()
     for e in os.listdir(folder):
         if not e.startswith(STAGE_PREFIX):
             continue
+        parts = e[len(STAGE_PREFIX) :].rsplit("-", 2)
         try:
-            pid = int(e[len(STAGE_PREFIX) :].split("-")[0])
-        except ValueError:
+            pid = int(parts[1])
+        except (IndexError, ValueError):
             continue
-        if pid != os.getpid() and not pid_alive(pid):
+        if parts[0] == host and pid != os.getpid() and not pid_alive(pid):
             shutil.rmtree(folder / e, ignore_errors=True)
 
 
@@ -345,7 +348,7 @@ def save_staged(
     out.mkdir(parents=True, exist_ok=True)
     old, kind = _claim(out, kind, force, run)
     _clean_dead_stages(out)
-    stage = out / f"{STAGE_PREFIX}{os.getpid()}-{os.urandom(4).hex()}"
+    stage = out / f"{STAGE_PREFIX}{socket.gethostname()}-{os.getpid()}-{os.urandom(4).hex()}"
     with _SignalGuard() as guard:
         stage.mkdir()
         try:
