@@ -287,3 +287,13 @@ def test_a_sweep_whose_points_do_not_resolve_leaves_no_store(tmp_path, capsys):
             [Job("x", LINEAR, {"scenario.duration": "-1s"})], tmp_path / "jobs", name="j"
         )
     assert not (tmp_path / "jobs").exists()
+
+
+@pytest.mark.parametrize("manifest", [True, False])
+def test_a_damaged_report_md_is_named(repro, capsys, manifest):
+    if not manifest:
+        (repro / "ndncc-manifest.json").unlink()
+    (repro / "report.md").write_bytes(b"# A mini\xff paper")
+    assert main(["report", str(repro)]) == 3
+    err = capsys.readouterr().err
+    assert "report.md" in err and "internal error" not in err

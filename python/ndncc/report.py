@@ -379,12 +379,24 @@ def _sweep_section(root: Path) -> str:
 
 
 def _title(d: Path) -> str:
+    """The reproduction's title: the first line of its report.md (named when damaged)."""
+    path = d / "report.md"
     try:
-        first = (d / "report.md").read_text(encoding="utf-8").splitlines()[0]
-        if first.startswith("# "):
-            return first[2:].strip()
-    except (OSError, IndexError):
-        pass
+        manifest = files.read_manifest(d)
+    except ValueError:
+        manifest = None  # named with the section
+    problem = files.check_file(d, path.name, manifest) if path.exists() else None
+    if problem is None:
+        try:
+            first = path.read_text(encoding="utf-8").splitlines()[0]
+            if first.startswith("# "):
+                return first[2:].strip()
+        except (OSError, IndexError):
+            pass
+        except UnicodeDecodeError as e:
+            problem = f"{path}: damaged ({e})"
+    if problem:
+        _damaged(f"{problem}; the section goes by the folder's name")
     return d.name
 
 
