@@ -214,3 +214,42 @@ def test_a_staging_folder_of_a_killed_save_is_removed_by_the_next_save(tmp_path)
         (d / "summary.json").write_text("{}")
     ndncc.run(DEMO, duration="1s", out=out)
     assert not dead.exists() and live.exists()
+
+
+CTRL_C_WHILE_MOVING = textwrap.dedent(
+    """
+    import os, signal, sys
+    from pathlib import Path
+    from ndncc import files
+    from ndncc.cli import main
+
+    out, scenario = sys.argv[1], sys.argv[2]
+    assert main(["run", scenario, "--out", out, "--duration", "1s", "-q"]) == 0
+    real = os.replace
+    calls = []
+
+    def replace(a, b):
+        calls.append(b)
+        if len(calls) == 3:  # the manifest, then the first file: now Ctrl-C
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(a, b)
+
+    files.os.replace = replace
+    # the CLI has its own Ctrl-C handler (ndncc.interrupt): it waits for the move too
+    sys.exit(main(["run", scenario, "--out", out, "--duration", "2s", "-q"]))
+    """
+)
+
+
+def test_ctrl_c_while_files_move_waits_for_the_move_under_the_cli(tmp_path):
+    out = tmp_path / "x"
+    done = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_MOVING, str(out), str(DEMO)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip() == "interrupted"
+    assert not [n for n in names(out) if n.startswith(".ndncc-save-")]
+    assert ndncc.Result.load(out).summary["sim_time_s"] == 2.0  # the new run, whole

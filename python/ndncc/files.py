@@ -276,11 +276,12 @@ class _Terminated(BaseException):
 
 
 class _SignalGuard:
-    """While writing, SIGTERM / SIGHUP raise _Terminated (SIGINT: KeyboardInterrupt) so that
-    clean-up runs; after `defer()`, any of them waits for the end of the block. On leaving the
-    block the former handlers are back and a signal that arrived is delivered again (SIGTERM
-    then ends the process as it would have). Only handlers left at their defaults are taken
-    over, and only in the main thread (signal handlers live there)."""
+    """While writing, SIGTERM / SIGHUP left at their default (ending the process) raise
+    _Terminated instead, so that clean-up runs. After `defer()`, SIGTERM, SIGHUP and SIGINT
+    wait for the end of the block whatever their handler (one the program installed too,
+    e.g. the CLI's Ctrl-C handler); ignored ones stay ignored. On leaving the block the former
+    handlers are back and a signal that arrived is delivered again (SIGTERM at its default
+    then ends the process, as it would have). Only in the main thread: handlers live there."""
 
     SIGNALS = tuple(
         getattr(signal, n) for n in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, n)
@@ -288,6 +289,7 @@ class _SignalGuard:
 
     def __init__(self) -> None:
         self.old: dict[int, Any] = {}
+        self.main = threading.current_thread() is threading.main_thread()
         self.deferring = False
         self.pending: list[int] = []
 
@@ -300,10 +302,19 @@ class _SignalGuard:
             raise _Terminated(signum)
 
     def defer(self) -> None:
+        if self.deferring:
+            return
         self.deferring = True
+        if not self.main:
+            return
+        for sig in self.SIGNALS:
+            now = signal.getsignal(sig)
+            if sig not in self.old and now not in (signal.SIG_IGN, None):
+                self.old[sig] = now
+                signal.signal(sig, self._handler)
 
     def __enter__(self) -> _SignalGuard:
-        if threading.current_thread() is not threading.main_thread():
+        if not self.main:
             return self
         for sig in self.SIGNALS:
             now = signal.getsignal(sig)
