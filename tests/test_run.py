@@ -38,6 +38,10 @@ def files_bytes(out: Path) -> dict[str, bytes]:
             s = json.loads(data)
             assert s.pop("wall_time_s") >= 0
             data = json.dumps(s, sort_keys=True).encode()
+        if p.name == "ndncc-manifest.json":  # holds summary.json's hash: the wall time too
+            m = json.loads(data)
+            assert m.pop("run") == m["files"].pop("summary.json")
+            data = json.dumps(m, sort_keys=True).encode()
         got[p.name] = data
     return got
 

@@ -18,17 +18,18 @@ from .scenario import Scenario, ScenarioError
 __all__ = ["Result", "Scenario", "ScenarioError", "__version__", "load_sweep", "run"]
 
 
-def run(scenario, *, out=None, progress=None, **overrides):
+def run(scenario, *, out=None, force=False, progress=None, **overrides):
     """Run a scenario and return its :class:`ndncc.results.Result`.
 
     ``scenario`` is a path to a TOML file or a :class:`Scenario`. ``overrides`` are ``seed``,
     ``run``, ``duration``, ``name`` and ``overrides={"dotted.path": value}`` (see
     :meth:`Scenario.with_overrides`). ``out``, when given, is a directory the result is saved
-    into. ``progress(sim_time_s, duration_s)`` is called from time to time.
+    into (see :meth:`ndncc.results.Result.save`; ``force`` writes into a folder holding files
+    ndncc did not write). ``progress(sim_time_s, duration_s)`` is called from time to time.
     """
     from .runner import run as _run
 
-    return _run(scenario, out=out, progress=progress, **overrides)
+    return _run(scenario, out=out, force=force, progress=progress, **overrides)
 
 
 def load_sweep(path):

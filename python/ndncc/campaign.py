@@ -17,6 +17,7 @@ import shlex
 import socket
 import time
 import traceback
+import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, wait
@@ -27,8 +28,9 @@ from typing import Any
 
 from .backends import Backend, open_backend
 from .folders import check_kind
+from .files import DamagedFileWarning
 from .scenario import Scenario, ScenarioError
-from .store import Store, StoreError, _write_json, run_key, summary_row
+from .store import Store, StoreError, _write_json, damaged_record, run_key, summary_row
 from .sweepspec import CiTarget, Point, SweepSpec, SweepSpecError
 
 __all__ = [
@@ -251,6 +253,14 @@ def run_tasks(
         t for t in tasks if (records.get(t.key) or {}).get("status") != "ok" and t.key not in tried
     ]
     tried.update(t.key for t in todo)
+    for t in todo:
+        if (records.get(t.key) or {}).get("status") == "damaged":
+            warnings.warn(
+                f"{records[t.key]['damage']}; recomputing the run",
+                DamagedFileWarning,
+                stacklevel=2,
+            )
+            store.discard_run(t.key)
     state = Progress(total=len(tasks), skipped=len(tasks) - len(todo), workers=backend.workers)
     est = _Estimates(store.timings(), records)
     pending = deque(longest_first(todo, est))
@@ -508,13 +518,33 @@ def run_sweep(
     limit = max_seeds or spec.max_seeds
     points = spec.points()
     store = Store(root)
+    # every point resolved (and the metrics checked) before the store is made or touched: a
+    # mistake in the spec leaves no half-made store
+    expect = None if mix_commits else identity()
+    planner = Planner(root, spec.figures, expect, spec.source)
+    plans = [planner.point_scenario(p) for p in points]
+    seeds = _seeds_of(points, plans)
+    if targets:
+        _check_metric(targets, {} if fresh else store.records())
+
+    def tasks_now() -> list[RunTask]:
+        out_tasks, owner = [], {}
+        for p, (sc, _, run0) in zip(points, plans, strict=True):
+            for seed in seeds[p.id]:
+                for run in p.runs or [run0]:
+                    t = planner.task(p, sc, seed, run)
+                    if t.key in owner:
+                        raise SweepSpecError(_duplicate(spec, owner[t.key], t))
+                    owner[t.key] = t
+                    out_tasks.append(t)
+        return out_tasks
+
+    tasks_now()  # resolves every run: a point that cannot run, or two alike, are refused now
+
     with store.locked():
         store, expect = open_store(root, spec.name, mix_commits, fresh)
         _write_json(root / "sweep.json", {"source": spec.source, "spec": spec.data})
-        planner = Planner(root, spec.figures, expect, spec.source)
-        plans = [planner.point_scenario(p) for p in points]
         records = store.records()
-        seeds = _seeds_of(points, plans)
         if targets:
             # blamed where the targets come from: the spec file's [until_ci], or --until-ci
             where = (spec.source, "until_ci.metric") if until_ci is None else None
@@ -525,19 +555,12 @@ def run_sweep(
                     | {r["seed"] for r in records.values() if r.get("point") == p.id}
                 )
 
-        def tasks_now() -> list[RunTask]:
-            out_tasks, owner = [], {}
-            for p, (sc, _, run0) in zip(points, plans, strict=True):
-                for seed in seeds[p.id]:
-                    for run in p.runs or [run0]:
-                        t = planner.task(p, sc, seed, run)
-                        if t.key in owner:
-                            raise SweepSpecError(_duplicate(spec, owner[t.key], t))
-                        owner[t.key] = t
-                        out_tasks.append(t)
-            return out_tasks
-
         tasks = tasks_now()
+        for t in tasks:  # a stored run with a file cut short is recomputed (sizes: cheap)
+            if (records.get(t.key) or {}).get("status") == "ok":
+                problem = store.check_run(t.key, quick=True)
+                if problem:
+                    records[t.key] = damaged_record(t.key, problem)
         tried: set[str] = set()
         backend = open_backend(jobs, dask)
         if on_backend is not None:
@@ -659,9 +682,25 @@ def load_outcome(store: Store, key: str, keep: Iterable[str], label: str):
     from .sweep import Outcome
 
     d = store.runs / key
-    summary = json.loads((d / "summary.json").read_text(encoding="utf-8"))
-    frames = {name: pd.read_parquet(d / PARQUET_FILES[name]) for name in keep}
+    path = d / "summary.json"
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        frames = {}
+        for name in keep:
+            path = d / PARQUET_FILES[name]
+            frames[name] = pd.read_parquet(path)
+    except Exception as e:  # noqa: BLE001 - damaged since it was checked (pyarrow: many types)
+        raise StoreError(
+            f"{path}: unreadable ({type(e).__name__}: {e}); run the same command again to "
+            "recompute the run"
+        ) from e
     return Outcome(label, summary, frames)
+
+
+def _stored_files(keep: Iterable[str]) -> list[str]:
+    from .results import PARQUET_FILES
+
+    return ["summary.json", *(PARQUET_FILES[name] for name in keep)]
 
 
 def run_jobs_stored(
@@ -685,20 +724,28 @@ def run_jobs_stored(
     jobs = list(jobs)
     if len({j.key for j in jobs}) != len(jobs):
         raise ValueError("job keys must be unique")
+    # every job resolved before the store is made or touched: an error leaves no half-made store
+    planner = Planner(root, False, None if mix_commits else identity(), name)
+    tasks: dict[str, RunTask] = {}
+    key_of: dict[str, str] = {}
+    keeps: dict[str, set[str]] = {}
+    for job in jobs:
+        assert isinstance(job, Job)
+        point = Point(Path(job.scenario), {}, dict(job.overrides), None, None)
+        sc, seed, run = planner.point_scenario(point)
+        # a job's tables are stored only when it keeps some (the summary always is)
+        t = planner.task(point, sc, seed, run, label=job.key, parquet=bool(job.keep))
+        key_of[job.key] = t.key
+        tasks.setdefault(t.key, t)
+        keeps.setdefault(t.key, set()).update(job.keep)
     with store.locked():
-        store, expect = open_store(root, name, mix_commits, fresh)
-        planner = Planner(root, False, expect, name)
-        tasks: dict[str, RunTask] = {}
-        key_of: dict[str, str] = {}
-        for job in jobs:
-            assert isinstance(job, Job)
-            point = Point(Path(job.scenario), {}, dict(job.overrides), None, None)
-            sc, seed, run = planner.point_scenario(point)
-            # a job's tables are stored only when it keeps some (the summary always is)
-            t = planner.task(point, sc, seed, run, label=job.key, parquet=bool(job.keep))
-            key_of[job.key] = t.key
-            tasks.setdefault(t.key, t)
+        store, _ = open_store(root, name, mix_commits, fresh)
         records = store.records()
+        for key in tasks:  # a stored run whose files are damaged is recomputed
+            if (records.get(key) or {}).get("status") == "ok":
+                problem = store.check_run(key, _stored_files(sorted(keeps[key])))
+                if problem:
+                    records[key] = damaged_record(key, problem)
 
         def progress(p: Progress) -> None:
             if on_done is not None:

@@ -14,6 +14,7 @@ Exit codes (stable, for scripts):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -250,27 +251,41 @@ def cmd_run(args: argparse.Namespace) -> int:
         for w in warnings:
             _say(err, f"warning: {w}")
     out = _output_dir(Path(args.out) if args.out else Path("results") / spec_name, kind="run")
+    _claim(out, "run", args.force)  # before the run: a refused folder costs no measurement
     progress = _LazyProgress(f"running {spec_name}", enabled=not args.quiet)
     try:
         result = runner.run(sc, progress=progress)
     finally:
         progress.close()
-    _save_with_status(result, out, quiet=args.quiet)
+    _save_with_status(result, out, quiet=args.quiet, force=args.force)
     if not args.quiet:
         _print_consumers(console, result)
         console.print(f"results written to [bold]{_escape(str(out))}/[/bold]")
     return EXIT_OK
 
 
-def _save_with_status(result, out: Path, quiet: bool) -> None:
+def _claim(out: Path, kind: str, force: bool, run: str | None = None) -> None:
+    """An input error for an output folder ndncc may not write into (``ndncc.files``)."""
+    from .files import FolderInUseError, claim
+
+    try:
+        claim(out, kind, force=force, run=run)
+    except FolderInUseError as e:
+        raise InputError(str(e)) from None
+
+
+def _save_with_status(result, out: Path, quiet: bool, force: bool = False) -> None:
     """Writes the run's files and figures, with a spinner on stderr meanwhile (Parquet tables
     and figures of a long run take a while)."""
-    if quiet:
-        result.save(out)
-        return
+    from .files import FolderInUseError
+
     what = "tables and figures" if result.trace_options.get("figures", True) else "tables"
-    with _console(stderr=True).status(f"writing {what} into {out}/ …"):
-        result.save(out)
+    status = None if quiet else _console(stderr=True).status(f"writing {what} into {out}/ …")
+    try:
+        with status or contextlib.nullcontext():
+            result.save(out, force=force)
+    except FolderInUseError as e:  # filled by someone else during the run
+        raise InputError(str(e)) from None
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -306,8 +321,9 @@ def cmd_plot(args: argparse.Namespace) -> int:
     out = _output_dir(
         Path(args.out or args.run_dir), "--out" if args.out else "run directory", kind="run"
     )
+    _claim(out, "figures", args.force, result.run_id)
     try:
-        paths = result.plot(out)
+        paths = result.plot(out, force=args.force)
     except OSError as e:
         raise InputError(f"cannot write the figures into {out} ({e.strerror or e})") from e
     console = _console()
@@ -447,6 +463,12 @@ class _VersionAction(argparse.Action):
         parser.exit(message=f"ndncc {__version__}\n")
 
 
+FORCE_HELP = (
+    "write into an output folder that holds files ndncc did not write (files of the names "
+    "ndncc writes are replaced, the others kept); without it such a folder is refused"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import cli_campaign
 
@@ -477,6 +499,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--set 'links[0].bandwidth=\"20Mbps\"' (repeatable)",
     )
     r.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    r.add_argument("--force", action="store_true", help=FORCE_HELP)
     r.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     r.set_defaults(func=cmd_run)
 
@@ -496,6 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("run_dir", metavar="DIR", help="a directory written by 'ndncc run'")
     pl.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: DIR)")
+    pl.add_argument("--force", action="store_true", help=FORCE_HELP)
     pl.set_defaults(func=cmd_plot)
 
     rp = sub.add_parser(

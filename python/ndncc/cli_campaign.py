@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from .cli import EXIT_OK, InputError, _console, _error, _output_dir
+from .cli import EXIT_INPUT, EXIT_OK, InputError, _console, _error, _output_dir
 
 EXIT_RUNS_FAILED = 4
 #: off a terminal (a batch job's log), a progress line this often
@@ -98,6 +98,7 @@ def _jobs_and_dask(args) -> None:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from .backends import BackendError
     from .campaign import run_sweep
+    from .files import collected
     from .store import StoreError
     from .sweepspec import SweepSpec, metric_problem, parse_ci_target
 
@@ -118,21 +119,23 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     bar = SweepBar(f"sweep {spec.name}", enabled=not args.quiet)
     started = time.perf_counter()
     try:
-        res = run_sweep(
-            spec,
-            out,
-            jobs=args.jobs,
-            dask=args.dask,
-            mix_commits=args.mix_commits,
-            fresh=args.fresh,
-            until_ci=targets or None,
-            max_seeds=args.max_seeds,
-            on_progress=bar,
-        )
+        with collected() as repaired:
+            res = run_sweep(
+                spec,
+                out,
+                jobs=args.jobs,
+                dask=args.dask,
+                mix_commits=args.mix_commits,
+                fresh=args.fresh,
+                until_ci=targets or None,
+                max_seeds=args.max_seeds,
+                on_progress=bar,
+            )
     except (StoreError, BackendError) as e:
         raise InputError(str(e)) from e
     finally:
         bar.close()
+        _say_repairs(repaired)
     p = res.progress
     failures = res.failures
     if not args.quiet:
@@ -162,19 +165,32 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from .files import collected
     from .report import write_report
 
     src = Path(args.dir)
     if not src.is_dir():
         raise InputError(f"{src}: not a directory (give a sweep's or a reproduction's --out)")
-    try:
-        path = write_report(src, Path(args.out) if args.out else None)
-    except (FileNotFoundError, ValueError) as e:
-        raise InputError(str(e)) from e
-    except OSError as e:
-        raise InputError(f"cannot write the report ({e.strerror or e})") from e
+    with collected() as damaged:
+        try:
+            path = write_report(src, Path(args.out) if args.out else None)
+        except (FileNotFoundError, ValueError) as e:
+            raise InputError(str(e)) from e
+        except OSError as e:
+            raise InputError(f"cannot write the report ({e.strerror or e})") from e
+    for text in damaged:
+        _error(f"damaged: {text}")
     _console().print(f"report: {path}", markup=False)
+    if damaged:
+        _error(f"{len(damaged)} damaged files: the report names them where they would be")
+        return EXIT_INPUT
     return EXIT_OK
+
+
+def _say_repairs(texts: list[str]) -> None:
+    """Damaged stored files a sweep or a reproduction found (and recomputed, or rewrote)."""
+    for text in texts:
+        _error(f"warning: {text}")
 
 
 def run_reproduction(args: argparse.Namespace, paper: str, out: Path, on_done, prefix: str):
@@ -184,30 +200,36 @@ def run_reproduction(args: argparse.Namespace, paper: str, out: Path, on_done, p
     from . import experiments
     from .backends import BackendError
     from .campaign import CampaignError
+    from .files import collected
     from .store import StoreError
 
+    repaired: list[str] = []
     try:
-        return experiments.reproduce(
-            paper,
-            out,
-            quick=args.quick,
-            n_jobs=args.jobs,
-            on_done=on_done,
-            dask=args.dask,
-            mix_commits=args.mix_commits,
-            fresh=args.fresh,
-        )
+        with collected() as repaired:
+            return experiments.reproduce(
+                paper,
+                out,
+                quick=args.quick,
+                n_jobs=args.jobs,
+                on_done=on_done,
+                dask=args.dask,
+                mix_commits=args.mix_commits,
+                fresh=args.fresh,
+            )
     except (StoreError, BackendError) as e:
         raise InputError(str(e)) from e
     except CampaignError as e:
         _error(f"{prefix}{e}")
         return None
+    finally:
+        _say_repairs([f"{prefix}{t}" if prefix != "error: " else t for t in repaired])
 
 
 def reproduce_all(args: argparse.Namespace) -> int:
     """``ndncc reproduce --all``: every paper into OUT/<paper>, one OUT/report.html."""
     from . import experiments
     from .experiments.common import tally_text
+    from .files import collected
     from .report import write_report
 
     _jobs_and_dask(args)
@@ -235,10 +257,13 @@ def reproduce_all(args: argparse.Namespace) -> int:
                 f"{paper}: {rep.runs} runs in {rep.wall_s:.1f} s; {tally_text(rep.rows)}",
                 markup=False,
             )
-    path = write_report(out)
+    with collected() as damaged:
+        path = write_report(out)
+    for text in damaged:
+        _error(f"damaged: {text}")
     if not args.quiet:
         console.print(f"report: {path}", markup=False)
-    return status
+    return status if status != EXIT_OK or not damaged else EXIT_INPUT
 
 
 def add_campaign_flags(p: argparse.ArgumentParser) -> None:

@@ -9,25 +9,36 @@ archive, a browser without network). What it shows:
   time (mean and band over repetitions), a table of every point, the failed runs;
 * a reproduction (a directory with ``comparison.csv``) or several (``reproduce --all``: one
   per sub-directory): the paper's numbers beside ours, and the figures the reproduction drew.
+
+A damaged file is never shown as if whole: a run whose record is damaged, a ``comparison.csv``
+cut short or changed since the reproduction wrote it (its ``ndncc-manifest.json``), a PNG that
+is not whole, a damaged ``campaign.json``. Each is named in the page, where its content would
+be, with the command that recomputes it, and raises a :class:`ndncc.files.DamagedFileWarning`
+(``ndncc report`` prints them and exits with 3).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import csv
 import html
 import io
 import json
 import math
+import re
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from . import files
 from .experiments.common import count_text, mark, parse_verdict
 from .labels import axis_label, line_styles
+from .files import DamagedFileWarning
 from .stats import mean_ci
 from .store import APP_SUMS, FIRST_COLUMNS, LAST_COLUMNS, TOP_FIELDS, Store, load_sweep
 
@@ -61,7 +72,7 @@ h3{font-size:1.1rem}
 table{border-collapse:collapse;margin:.8rem 0;font-size:.85rem}
 th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:right}
 th{background:#f3f3f3}td.l,th.l{text-align:left}
-tr.bad td{background:#fde8e8}tr.reported td{color:#555}
+tr.bad td{background:#fde8e8}tr.reported td{color:#555}p.bad{color:#b3261e}
 figure{margin:1rem 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-size:.85rem;color:#555}.meta{color:#555;font-size:.9rem}
 details{margin:.6rem 0}code{background:#f5f5f5;padding:0 .2rem}
@@ -130,10 +141,23 @@ def _is_numeric(values: pd.Series) -> bool:
 
 
 def _sweep_config(root: Path) -> dict:
+    """sweep.json (the spec of the last sweep); {} when missing, named when damaged."""
+    path = root / "sweep.json"
     try:
-        return json.loads((root / "sweep.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        cfg = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
         return {}
+    except (OSError, ValueError, RecursionError) as e:
+        cfg, why = None, f"{type(e).__name__}: {e}"
+    else:
+        why = "not a JSON object"
+    if isinstance(cfg, dict):
+        return cfg
+    _damaged(
+        f"{path}: damaged ({why}); the report goes without the spec's name, description and "
+        "[report] table (the next sweep into the store writes it anew)"
+    )
+    return {}
 
 
 def _order(values: pd.Series) -> list:
@@ -215,7 +239,18 @@ def _series_plot(root: Path, ok: pd.DataFrame, params: list[str]):
             path = root / "runs" / key / "app_series.parquet"
             if not path.is_file():
                 continue
-            s = pd.read_parquet(path, columns=["time_s", "throughput_mbps"])
+            try:
+                problem = Store(root).check_run(key, [path.name])
+                if problem is None:
+                    s = pd.read_parquet(path, columns=["time_s", "throughput_mbps"])
+            except Exception as e:  # noqa: BLE001 - pyarrow raises several types
+                problem = f"{path}: unreadable ({type(e).__name__}: {e})"
+            if problem:
+                _damaged(
+                    f"{problem}; left out of the throughput figure (remove {path.parent} and "
+                    "run the sweep again to recompute it)"
+                )
+                continue
             runs.append(s.groupby("time_s")["throughput_mbps"].sum())
         if not runs:
             continue
@@ -248,13 +283,34 @@ def _series_plot(root: Path, ok: pd.DataFrame, params: list[str]):
     return fig
 
 
+def _campaign_info(root: Path) -> dict:
+    """campaign.json of a store; {} when missing, and a DamagedFileWarning when damaged."""
+    path = root / "campaign.json"
+    if not path.is_file():
+        return {}
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as e:
+        info = None
+        why = f"{type(e).__name__}: {e}"
+    else:
+        why = "not a JSON object"
+    if isinstance(info, dict):
+        return info
+    _damaged(
+        f"{path}: damaged ({why}); the store's provenance is taken from its runs (the next "
+        "sweep into the store writes it anew)"
+    )
+    return {}
+
+
+def _damaged(text: str) -> None:
+    warnings.warn(text, DamagedFileWarning, stacklevel=3)
+
+
 def _sweep_section(root: Path) -> str:
     df = load_sweep(root)
-    info = (
-        json.loads((root / "campaign.json").read_text())
-        if (root / "campaign.json").is_file()
-        else {}
-    )
+    info = _campaign_info(root)
     cfg = _sweep_config(root)
     spec = cfg.get("spec") or {}
     sweep = spec.get("sweep") or {}
@@ -262,13 +318,15 @@ def _sweep_section(root: Path) -> str:
     params = _param_columns(df)
     df = _sorted(df, params)
     ok = df[df["status"] == "ok"]
-    failed = df[df["status"] != "ok"]
+    failed = df[df["status"] == "failed"]
+    damaged = df[df["status"] == "damaged"]
     out = []
     versions = sorted({str(v) for v in df.get("ndncc_version", pd.Series(dtype=str)).dropna()})
     commits = sorted({str(v) for v in df.get("git_commit", pd.Series(dtype=str)).dropna()})
     seeds = sorted({int(s) for s in ok["seed"].dropna()}) if len(ok) else []
     meta = [
-        f"{len(df)} runs: {len(ok)} finished, {len(failed)} failed",
+        f"{len(df)} runs: {len(ok)} finished, {len(failed)} failed"
+        + (f", {len(damaged)} damaged" if len(damaged) else ""),
         f"{ok['point'].nunique() if len(ok) else 0} points",
         f"seeds {seeds[0]}–{seeds[-1]} ({len(seeds)} distinct)" if seeds else "no seeds",
         f"ndncc {', '.join(versions) or '?'}",
@@ -281,6 +339,19 @@ def _sweep_section(root: Path) -> str:
         out.append(f"<p>{_e(sweep['description'])}</p>")
     if cfg.get("source"):
         out.append(f'<p class="meta">spec: <code>{_e(cfg["source"])}</code></p>')
+    if len(damaged):
+        out.append("<h3>Damaged runs</h3>")
+        out.append(
+            '<p class="meta">Their records cannot be read: they are left out of every figure '
+            "and table below. The next sweep into this store recomputes them.</p>"
+        )
+        out.append(
+            _table(
+                ["run", "problem"],
+                [[_e(k), _e(e)] for k, e in zip(damaged["key"], damaged["error"], strict=True)],
+                left=2,
+            )
+        )
     if not params or not len(ok):
         return "\n".join(out)
     wanted = report_cfg.get("metrics") or DEFAULT_METRICS
@@ -333,12 +404,24 @@ def _sweep_section(root: Path) -> str:
 
 
 def _title(d: Path) -> str:
+    """The reproduction's title: the first line of its report.md (named when damaged)."""
+    path = d / "report.md"
     try:
-        first = (d / "report.md").read_text(encoding="utf-8").splitlines()[0]
-        if first.startswith("# "):
-            return first[2:].strip()
-    except (OSError, IndexError):
-        pass
+        manifest = files.read_manifest(d)
+    except ValueError:
+        manifest = None  # named with the section
+    problem = files.check_file(d, path.name, manifest) if path.exists() else None
+    if problem is None:
+        try:
+            first = path.read_text(encoding="utf-8").splitlines()[0]
+            if first.startswith("# "):
+                return first[2:].strip()
+        except (OSError, IndexError):
+            pass
+        except UnicodeDecodeError as e:
+            problem = f"{path}: damaged ({e})"
+    if problem:
+        _damaged(f"{problem}; the section goes by the folder's name")
     return d.name
 
 
@@ -346,17 +429,66 @@ def _title(d: Path) -> str:
 _ROW_CLASS = {True: "ok", False: "bad", None: "reported"}
 
 
-def _verdict(d: Path, row: dict[str, str]) -> bool | None:
+def _repair_hint(d: Path, manifest: dict | None) -> str:
+    """The command that writes a reproduction's files again from its stored runs."""
+    command = (manifest or {}).get("command")
+    if not command:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            found = re.search(r"`(ndncc reproduce [^`]+)`", (d / "report.md").read_text("utf-8"))
+            command = found.group(1) if found else None
+    command = command or "ndncc reproduce PAPER (with the flags it was made with)"
+    return f"`{command} --out {d}` writes it again from the stored runs (none is run again)"
+
+
+def _comparison(d: Path, manifest: dict | None) -> list[dict] | str:
+    """The rows of d/comparison.csv, or why they cannot be trusted: a file that differs from
+    the one the reproduction wrote (its manifest), or one cut short or altered (a header or a
+    row not of the columns written, a verdict not one of those written, no final newline)."""
+    from .experiments.common import COMPARISON_COLUMNS
+
+    path = d / "comparison.csv"
+    problem = files.check_file(d, "comparison.csv", manifest)
+    if problem:
+        return problem
     try:
-        return parse_verdict(row.get("within") or "")
-    except ValueError as e:
-        raise ValueError(f"{d / 'comparison.csv'}: {row.get('metric')!r}: {e}") from None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        return f"{path}: unreadable ({e})"
+    table = list(csv.reader(io.StringIO(text, newline="")))
+    if not table or table[0] != COMPARISON_COLUMNS:
+        return f"{path}: damaged (not the header ndncc writes)"
+    if not text.endswith("\n"):
+        return f"{path}: truncated (its last line is cut short)"
+    for i, row in enumerate(table[1:], 2):
+        if len(row) != len(COMPARISON_COLUMNS):
+            return f"{path}: damaged at line {i} (not a row of the columns ndncc writes)"
+        try:
+            parse_verdict(row[-1])
+        except ValueError as e:
+            return f"{path}: damaged at line {i} ({e})"
+    return [dict(zip(COMPARISON_COLUMNS, row, strict=True)) for row in table[1:]]
+
+
+def _figure_problem(d: Path, png: Path, manifest: dict | None) -> str | None:
+    problem = files.check_file(d, png.name, manifest)
+    if problem:
+        return problem
+    why = files.png_problem(png)
+    return f"{png}: {why}" if why else None
 
 
 def _reproduction_section(d: Path) -> str:
-    with open(d / "comparison.csv", newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    verdicts = [_verdict(d, r) for r in rows]
+    try:
+        manifest = files.read_manifest(d)
+    except ValueError as e:
+        _damaged(str(e))
+        manifest = None
+    rows = _comparison(d, manifest)
+    if isinstance(rows, str):
+        text = f"{rows}; {_repair_hint(d, manifest)}"
+        _damaged(text)
+        return f'<p class="bad"><strong>Damaged:</strong> {_e(text)}</p>'
+    verdicts = [parse_verdict(r["within"]) for r in rows]  # checked by _comparison
     out = [
         f"<p><strong>{_e(count_text(verdicts))}.</strong> "
         "Rows whose tolerance says <em>goal</em> are targets, not requirements; "
@@ -381,9 +513,18 @@ def _reproduction_section(d: Path) -> str:
         header = ["metric", "condition", "paper", "ours", "unit", "tolerance", "within"]
         out.append(_table(header, cells, left=2, classes=classes))
     pngs = sorted(d.glob("*.png"))
+    if manifest is not None:  # a PNG the reproduction did not draw is not shown as its figure
+        pngs = [p for p in pngs if p.name in manifest["files"]]
     if pngs:
         out.append("<h3>Figures</h3>")
-        out += [_figure(_png_file(p), p.stem) for p in pngs]
+    for p in pngs:
+        problem = _figure_problem(d, p, manifest)
+        if problem is None:
+            out.append(_figure(_png_file(p), p.stem))
+            continue
+        text = f"{problem}; {_repair_hint(d, manifest)}"
+        _damaged(text)
+        out.append(f'<p class="bad"><strong>Figure not shown:</strong> {_e(text)}</p>')
     return "\n".join(out)
 
 

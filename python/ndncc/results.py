@@ -9,10 +9,8 @@ Interests per second.
 
 from __future__ import annotations
 
+import hashlib
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import traces
+from . import files, traces
 from .folders import check_kind
 from .outcomes import delivery_ratio, loss_rate, outcomes
 
@@ -407,9 +405,17 @@ class Result:
     def load(cls, out_dir: str | Path) -> Result:
         """Read a result written by ``save`` (summary.json, meta.json and the Parquet files).
 
-        Raises ``FileNotFoundError`` naming the missing file, ``ValueError`` for a damaged one.
+        Raises ``FileNotFoundError`` naming the missing file, ``ValueError`` for a damaged one,
+        or one that is not the file ndncc wrote with this run (by the folder's manifest: a file
+        changed since, a table left by another run, a save that was interrupted).
         """
         out = Path(out_dir)
+        manifest = files.read_manifest(out)  # ValueError names a damaged manifest
+        if manifest is not None and manifest["kind"] != "run":
+            kind = manifest["kind"]
+            raise ValueError(f"{out}: not a run folder (holds {kind}, see its manifest)")
+        if manifest is not None and not manifest.get("complete", False):
+            raise ValueError(f"{out}: a save into it was interrupted; run the scenario again")
         for name in ("summary.json", "meta.json"):
             if not (out / name).is_file():
                 raise FileNotFoundError(f"{out / name}: missing (is {out} an ndncc run directory?)")
@@ -438,6 +444,10 @@ class Result:
                     f"{path}: not an ndncc {table} table (no column {missing[0]!r}); "
                     "run the scenario again"
                 )
+        for name in ("summary.json", "meta.json", *PARQUET_FILES.values()):
+            problem = files.check_file(out, name, manifest)
+            if problem:
+                raise ValueError(f"{problem}; run the scenario again")
         try:
             return cls(
                 summary=summary,
@@ -482,33 +492,31 @@ class Result:
         """``summary`` as written to summary.json: sorted keys, 2-space indent, final LF."""
         return json.dumps(self.summary, sort_keys=True, indent=2) + "\n"
 
-    def save(self, out_dir: str | Path) -> list[Path]:
+    @property
+    def run_id(self) -> str:
+        """The run's identity in the manifest of its folders: SHA-256 of summary.json."""
+        return hashlib.sha256(self.summary_json().encode("utf-8")).hexdigest()
+
+    def save(self, out_dir: str | Path, *, force: bool = False) -> list[Path]:
         """Write the run's files into ``out_dir`` (created if needed); return their paths.
 
-        Always ``summary.json``. Then, by ``trace_options``: ``parquet`` (default True) →
-        app_series / face_series / node_series / delays ``.parquet``; ``rate_trace`` (period
-        in s, ``True`` = 0.5 s, default off) → ``rate-trace.txt``; ``app_delays_trace``
-        (default False) → ``app-delays-trace.txt``; ``drop_trace`` / ``cs_trace`` (periods,
-        default off) → ``drop-trace.txt`` / ``cs-trace.txt``; ``figures`` (default True) →
-        PNG figures (see ``ndncc.plots``).
+        Always ``summary.json``, ``meta.json`` and ``ndncc-manifest.json`` (the files ndncc
+        wrote there and their SHA-256, see ``ndncc.files``). Then, by ``trace_options``:
+        ``parquet`` (default True) → app_series / face_series / node_series / delays
+        ``.parquet``; ``rate_trace`` (period in s, ``True`` = 0.5 s, default off) →
+        ``rate-trace.txt``; ``app_delays_trace`` (default False) → ``app-delays-trace.txt``;
+        ``drop_trace`` / ``cs_trace`` (periods, default off) → ``drop-trace.txt`` /
+        ``cs-trace.txt``; ``figures`` (default True) → PNG figures (see ``ndncc.plots``).
+
+        A folder that holds an earlier run's files (by its manifest) has them replaced: files
+        the new run does not write (figures, tables) are removed. A folder holding files
+        ndncc did not write raises ``ndncc.files.FolderInUseError`` unless ``force`` (then
+        files of the same names are replaced and the others kept). Everything is written
+        beside and moved into place at the end: a failure or a signal midway leaves the
+        earlier contents whole.
         """
-        out = Path(out_dir)
-        check_kind(out, "run", "out_dir")
-        out.mkdir(parents=True, exist_ok=True)
-        # everything is written beside, then moved into place: a failure midway (a full disk)
-        # leaves an earlier run in `out` whole instead of half overwritten
-        stage = Path(tempfile.mkdtemp(prefix=".ndncc-save-", dir=out))
-        try:
-            staged = self._write_all(stage)
-            final = []
-            for path in staged:
-                dest = out / path.relative_to(stage)
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(path, dest)
-                final.append(dest)
-        finally:
-            shutil.rmtree(stage, ignore_errors=True)
-        return final
+        check_kind(Path(out_dir), "run", "out_dir")
+        return files.save_staged(out_dir, self._write_all, kind="run", run=self.run_id, force=force)
 
     def _write_all(self, out: Path) -> list[Path]:
         opts = self.trace_options
@@ -526,7 +534,9 @@ class Result:
             ]
         written += self._write_traces(out)
         if opts.get("figures", True):
-            written += self.plot(out)
+            from . import plots
+
+            written += plots.plot_result(self, out)
         return written
 
     def _write_traces(self, out: Path) -> list[Path]:
@@ -573,12 +583,27 @@ class Result:
             )
         return written
 
-    def plot(self, out_dir: str | Path | None = None, show: bool = False) -> list[Path]:
+    def plot(
+        self, out_dir: str | Path | None = None, show: bool = False, *, force: bool = False
+    ) -> list[Path]:
         """Draw the standard figures (``ndncc.plots``): save PNGs into ``out_dir`` when
-        given (returning their paths), and display them with pyplot when ``show``."""
+        given (returning their paths), and display them with pyplot when ``show``.
+
+        ``out_dir`` may be this run's own folder (its figures are replaced), an empty folder,
+        or one that holds figures ndncc drew (replaced); any other folder raises
+        ``ndncc.files.FolderInUseError`` unless ``force`` (see ``save``)."""
         from . import plots
 
-        paths = plots.plot_result(self, out_dir) if out_dir is not None else []
+        paths = []
+        if out_dir is not None:
+            paths = files.save_staged(
+                out_dir,
+                lambda stage: plots.plot_result(self, stage),
+                kind="figures",
+                run=self.run_id,
+                force=force,
+                replaces=lambda name: name.endswith(".png"),
+            )
         if show:
             plots.show_result(self)
         return paths

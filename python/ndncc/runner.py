@@ -47,6 +47,7 @@ def run(
     scenario: str | Path | Scenario,
     *,
     out: str | Path | None = None,
+    force: bool = False,
     progress: ProgressFn | None = None,
     tables: bool = True,
     **overrides: Any,
@@ -67,6 +68,10 @@ def run(
         raise TypeError(f"out must be a folder (str or pathlib.Path), got {type(out).__name__}")
     sc = load_scenario(scenario, **overrides)
     spec, options, _ = sc.resolved()  # options carry bin_s
+    if out is not None:  # a folder that cannot take the result is refused before the run
+        from .files import claim
+
+        claim(out, "run", force=force)
     started = time.perf_counter()
     native = _core.run(json.dumps(compact_spec(spec)), progress, tables)
     wall = time.perf_counter() - started
@@ -83,5 +88,5 @@ def run(
     # the bottleneck the run's Data crossed (the throughput figure's reference line)
     result.summary.update(bottleneck(spec, result.summary, result.meta))
     if out is not None:
-        result.save(out)
+        result.save(out, force=force)
     return result

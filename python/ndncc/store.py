@@ -27,12 +27,15 @@ import os
 import shutil
 import socket
 import time
-from collections.abc import Iterator, Mapping
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from . import files
+from .files import DamagedFileWarning
 from .outcomes import delivery_ratio, total
 from .procs import pid_alive
 
@@ -139,11 +142,41 @@ def _write_json(path: Path, data: Any) -> None:
 
 
 def _read_json(path: Path) -> dict | None:
+    return _json_or_why(path)[0]
+
+
+def _json_or_why(path: Path) -> tuple[dict | None, str]:
+    """A JSON object from `path`, or None and why not ("missing", "damaged (…)")."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+    except FileNotFoundError:
+        return None, "missing"
+    except (OSError, ValueError, RecursionError) as e:
+        return None, f"damaged ({type(e).__name__}: {e})"
+    if not isinstance(data, dict):
+        return None, "damaged (not a JSON object)"
+    return data, ""
+
+
+def _record_or_why(path: Path, key: str) -> tuple[dict | None, str]:
+    """A run's record (run.json, failed/<key>.json), or None and why it cannot be used."""
+    rec, why = _json_or_why(path)
+    if rec is not None and rec.get("key") != key:
+        return None, f"damaged (names run {rec.get('key')!r}, not {key!r})"
+    if rec is not None and rec.get("status") not in ("ok", "failed"):
+        return None, "damaged (no status)"
+    return rec, why
+
+
+def damaged_record(key: str, problem: str) -> dict:
+    """The record of a run whose files are damaged (`problem` names the file and what is
+    wrong): reported as such, and recomputed by the next sweep."""
+    return {
+        "key": key,
+        "status": "damaged",
+        "damage": problem,
+        "error": f"{problem}; the next sweep (or reproduction) into this store recomputes it",
+    }
 
 
 def _tidy(df: pd.DataFrame) -> pd.DataFrame:
@@ -192,18 +225,29 @@ class Store:
         return self.campaign_path.is_file() or self.runs.is_dir()
 
     def create(self, name: str, version: str, commit: str | None) -> dict:
-        """Makes the directories and campaign.json (kept if present); returns campaign.json."""
+        """Makes the directories and campaign.json (kept if present; a damaged one is named and
+        written anew, its commits recomputed from the runs); returns campaign.json."""
         for d in (self.root, self.runs, self.failed, self.staging):
             d.mkdir(parents=True, exist_ok=True)
-        info = _read_json(self.campaign_path)
+        info, why = _json_or_why(self.campaign_path)
         if info is None:
+            commits = [commit]
+            if why != "missing":
+                runs = {r.get("git_commit") for r in self._records().values() if _counts(r)}
+                commits = sorted(runs - {commit, None}) + [commit]
+                warnings.warn(
+                    f"{self.campaign_path}: {why}; written anew (its commits recomputed from "
+                    "the runs; the store's creation time is lost)",
+                    DamagedFileWarning,
+                    stacklevel=2,
+                )
             info = {
                 "format": FORMAT,
                 "name": name,
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 "ndncc_version": version,
                 "git_commit": commit,
-                "commits": [commit],
+                "commits": commits,
             }
             _write_json(self.campaign_path, info)
         elif info.get("format", FORMAT) != FORMAT:
@@ -237,7 +281,11 @@ class Store:
     def check_commit(self, version: str, commit: str | None, mix: bool) -> None:
         """Refuses to add runs of another commit (or version) to a store, unless `mix`."""
         info = _read_json(self.campaign_path) or {}
-        seen = {(r.get("ndncc_version"), r.get("git_commit")) for r in self._records().values()}
+        seen = {
+            (r.get("ndncc_version"), r.get("git_commit"))
+            for r in self._records().values()
+            if _counts(r)
+        }
         seen.add((info.get("ndncc_version", version), info.get("git_commit", commit)))
         other = sorted({c or f"ndncc {v}" for v, c in seen if (v, c) != (version, commit)})
         if other and not mix:
@@ -322,20 +370,31 @@ class Store:
     # ---- index ------------------------------------------------------------------------------
 
     def _records(self) -> dict[str, dict]:
-        """Every run's record: run.json of finished runs, then failures not since finished."""
+        """Every run's record: run.json of finished runs, then failures not since finished, then
+        runs whose record is damaged or missing (status "damaged", the file named in
+        ``error``)."""
         out: dict[str, dict] = {}
+        damaged: dict[str, dict] = {}
         if self.runs.is_dir():
             for d in sorted(os.listdir(self.runs)):
-                rec = _read_json(self.runs / d / "run.json")
-                if rec is not None and rec.get("key") == d:
+                if not (self.runs / d).is_dir():
+                    continue
+                rec, why = _record_or_why(self.runs / d / "run.json", d)
+                if rec is not None:
                     out[d] = rec
+                else:
+                    damaged[d] = damaged_record(d, f"{self.runs / d / 'run.json'}: {why}")
         if self.failed.is_dir():
             for f in sorted(os.listdir(self.failed)):
                 k = f.removesuffix(".json")
                 if f.endswith(".json") and k not in out:
-                    rec = _read_json(self.failed / f)
-                    if rec is not None and rec.get("key") == k:
+                    rec, why = _record_or_why(self.failed / f, k)
+                    if rec is not None:
                         out[k] = rec
+                        damaged.pop(k, None)
+                    else:
+                        damaged.setdefault(k, damaged_record(k, f"{self.failed / f}: {why}"))
+        out.update((k, v) for k, v in damaged.items() if k not in out)
         return out
 
     def records(self) -> dict[str, dict]:
@@ -356,32 +415,69 @@ class Store:
         return index
 
     def read_index(self) -> pd.DataFrame:
-        """index.parquet if it lists exactly the runs on disk, else rebuilt (not written)."""
-        keys = set()
-        if self.runs.is_dir():
-            keys |= {d for d in os.listdir(self.runs) if (self.runs / d / "run.json").is_file()}
-        if self.failed.is_dir():
-            keys |= {
-                f.removesuffix(".json") for f in os.listdir(self.failed) if f.endswith(".json")
-            }
-        if self.index_path.is_file():
-            try:
-                df = pd.read_parquet(self.index_path)
-                if set(df["key"]) == keys:
-                    return df
-            except Exception:  # noqa: BLE001 - a damaged index is rebuilt
-                pass
-        return index_frame(self._records())
+        """The index of the runs on disk, built from their records (index.parquet is what the
+        last sweep wrote: a record damaged since would not show there). Each damaged record
+        is a row of status "damaged" and a DamagedFileWarning naming its file."""
+        records = self._records()
+        for rec in records.values():
+            if rec.get("status") == "damaged":
+                warnings.warn(rec["error"], DamagedFileWarning, stacklevel=3)
+        return index_frame(records)
+
+    def discard_run(self, key: str) -> None:
+        """Removes runs/<key> (a damaged run about to be recomputed): moved under .staging/
+        first, so runs/ never holds a half-removed run."""
+        d = self.runs / key
+        if not d.exists():
+            return
+        trash = self.stage_dir(f"{key}-damaged")
+        os.rename(d, trash)  # onto the empty staging directory
+        shutil.rmtree(trash, ignore_errors=True)
+
+    def check_run(self, key: str, names: Iterable[str] | None = None, quick: bool = False):
+        """Why the files `names` (None: all its manifest lists) of finished run `key` cannot be
+        read back, or None: by the run's manifest (``ndncc.files``; `quick`: by their sizes
+        only) when it has one, else by reading them."""
+        d = self.runs / key
+        try:
+            manifest = files.read_manifest(d)
+        except ValueError as e:
+            return str(e)
+        if names is None:
+            names = sorted(manifest["files"]) if manifest is not None else []
+        for name in names:
+            problem = files.check_file(d, name, manifest, quick=quick)
+            if problem:
+                return problem
+            if manifest is None and not (d / name).is_file():
+                return f"{d / name}: missing"
+            if manifest is None and name.endswith(".json") and _json_or_why(d / name)[0] is None:
+                return f"{d / name}: {_json_or_why(d / name)[1]}"
+            if manifest is None and name.endswith(".parquet"):
+                import pyarrow.parquet as pq
+
+                try:
+                    pq.read_metadata(d / name)
+                except Exception as e:  # noqa: BLE001 - pyarrow raises several types
+                    return f"{d / name}: unreadable Parquet file ({e})"
+        return None
 
     def timings(self) -> dict[str, float]:
         """Wall time in seconds of every run the store remembers (for longest-first order)."""
         out = {}
         if self.timings_path.is_file():
-            with contextlib.suppress(Exception):
+            try:
                 df = pd.read_parquet(self.timings_path)
                 out = {
                     k: float(w) for k, w in zip(df["key"], df["wall_time_s"], strict=True) if w == w
                 }
+            except Exception as e:  # noqa: BLE001 - pyarrow raises several types
+                warnings.warn(
+                    f"{self.timings_path}: damaged ({type(e).__name__}: {e}); the runs' wall "
+                    "times are unknown (the next sweep into the store writes it anew)",
+                    DamagedFileWarning,
+                    stacklevel=2,
+                )
         return out
 
 
@@ -410,10 +506,19 @@ def index_frame(records: Mapping[str, dict]) -> pd.DataFrame:
     return _tidy(df)
 
 
+def _counts(rec: Mapping[str, Any]) -> bool:
+    """Whether a record says which ndncc made it (a damaged one does not)."""
+    return rec.get("status") != "damaged"
+
+
 def load_sweep(path: str | Path) -> pd.DataFrame:
     """One row per run of a sweep's (or a reproduction's) result store: the parameters
     (one column per grid axis, plus seed and run), the summary metrics, the status and error,
-    the version, commit and scenario hash, and the run's wall time (``wall_time_s``)."""
+    the version, commit and scenario hash, and the run's wall time (``wall_time_s``).
+
+    A run whose record (``runs/<key>/run.json``) is damaged is a row of status ``damaged``
+    whose ``error`` names the file, with a :class:`ndncc.files.DamagedFileWarning`; the next
+    sweep into the store recomputes it."""
     store = Store(path)
     if not store.exists():
         raise FileNotFoundError(f"{path}: not an ndncc result store (no campaign.json, no runs/)")

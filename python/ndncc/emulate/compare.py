@@ -143,7 +143,7 @@ def compare(sc, real: dict, out: Path, *, plot_bin_s: float = 0.1) -> list[dict]
     returns the table rows."""
     from ..runner import run
 
-    sim_result = run(sc, out=out / "sim")
+    sim_result = run(sc, out=out / "sim", force=True)  # emulate's own sub-folder
     sim = sim_result.summary
     table = rows(sim, real)
     (out / "sim-vs-real.md").write_text(markdown(table, sim, real), encoding="utf-8")

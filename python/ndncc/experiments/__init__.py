@@ -15,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .. import files
 from ..campaign import run_jobs_stored
 from ..folders import check_kind
 from . import chopcop, clock_fixes, mircc_clock, rmc, sf_clock, sieve
@@ -78,6 +79,9 @@ def reproduce(
     figs = mod.figures(outcomes, out, quick)
     wall = time.perf_counter() - started
     report = write_report(mod, rows, figs, outcomes, out, quick, len(outcomes), wall, n_jobs)
+    # what the reproduction wrote, with checksums: `ndncc report` names any of them damaged
+    command = f"ndncc reproduce {paper}{' --quick' if quick else ''}"
+    files.record(out, "reproduction", [comparison, report, *figs], command=command)
     return Reproduction(paper, rows, figs, comparison, report, len(outcomes), wall)
 
 
