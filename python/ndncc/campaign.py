@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from .backends import Backend, open_backend
-from .folders import check_kind
 from .files import DamagedFileWarning
+from .folders import check_kind
 from .scenario import Scenario, ScenarioError
 from .store import Store, StoreError, _write_json, damaged_record, run_key, summary_row
 from .sweepspec import CiTarget, Point, SweepSpec, SweepSpecError
@@ -524,8 +524,10 @@ def run_sweep(
     planner = Planner(root, spec.figures, expect, spec.source)
     plans = [planner.point_scenario(p) for p in points]
     seeds = _seeds_of(points, plans)
+    # blamed where the targets come from: the spec file's [until_ci], or --until-ci
+    where = (spec.source, "until_ci.metric") if until_ci is None else None
     if targets:
-        _check_metric(targets, {} if fresh else store.records())
+        _check_metric(targets, {} if fresh else store.records(), where)
 
     def tasks_now() -> list[RunTask]:
         out_tasks, owner = [], {}
@@ -546,9 +548,6 @@ def run_sweep(
         _write_json(root / "sweep.json", {"source": spec.source, "spec": spec.data})
         records = store.records()
         if targets:
-            # blamed where the targets come from: the spec file's [until_ci], or --until-ci
-            where = (spec.source, "until_ci.metric") if until_ci is None else None
-            _check_metric(targets, records, where)
             for p in points:  # seeds an earlier --until-ci sweep added
                 seeds[p.id] = sorted(
                     set(seeds[p.id])

@@ -37,8 +37,8 @@ import pandas as pd
 
 from . import files
 from .experiments.common import count_text, mark, parse_verdict
-from .labels import axis_label, line_styles
 from .files import DamagedFileWarning
+from .labels import axis_label, line_styles
 from .stats import mean_ci
 from .store import APP_SUMS, FIRST_COLUMNS, LAST_COLUMNS, TOP_FIELDS, Store, load_sweep
 
