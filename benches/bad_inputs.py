@@ -64,6 +64,7 @@ CLEAR_EXCEPTIONS = {
     "PermissionError",
     "OSError",
     "ScenarioError",
+    "FolderInUseError",
     "StoreError",
     "UnitError",
     "InputError",
@@ -1002,6 +1003,8 @@ def _no_stale_figures(d: Path, output: str) -> str | None:
         summary = json.loads((d / "o" / "summary.json").read_text(encoding="utf-8"))
         if summary.get("scenario") == "second":
             return f"the new run's folder keeps the first run's figures ({', '.join(pngs[:3])})"
+    if (d / "o" / "summary.json").is_file():
+        return ""  # verified: the second run's folder holds none of the first run's figures
     return None
 
 

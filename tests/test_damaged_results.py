@@ -16,6 +16,7 @@ from ndncc.campaign import run_jobs_stored, run_sweep
 from ndncc.cli import main
 from ndncc.experiments.common import Row, save_figure
 from ndncc.files import DamagedFileWarning, png_problem
+from ndncc.store import load_sweep
 from ndncc.sweep import Job
 from ndncc.sweepspec import SweepSpec, SweepSpecError
 
@@ -127,6 +128,21 @@ def test_damaged_store_files_beside_the_runs_are_named(copy, capsys, name):
     assert main(["sweep", str(spec_file(copy.parent)), "--out", str(copy), "-q"]) == 0
     capsys.readouterr()
     assert main(["report", str(copy)]) == 0  # written anew by the sweep
+
+
+@pytest.mark.parametrize(
+    "name", ["campaign.json", "sweep.json", "index.parquet", "runs/*/app_series.parquet"]
+)
+def test_load_sweep_names_a_damaged_store_file(copy, name):
+    """load_sweep builds its rows from the runs' records, but a damaged file of the store
+    (its own, or a run's table cut short) is named, with what repairs it — not returned
+    without a word."""
+    path = next(copy.glob(name)) if "*" in name else copy / name
+    path.write_bytes(path.read_bytes()[:20])
+    with pytest.warns(DamagedFileWarning, match=path.name) as caught:
+        df = load_sweep(copy)
+    assert len(df) == 2
+    assert any("the next sweep" in str(w.message) for w in caught)
 
 
 def test_a_damaged_table_of_a_stored_run_is_recomputed(tmp_path, capsys):

@@ -1446,6 +1446,29 @@ def test_a_static_loop_that_reaches_no_producer_is_warned(prefix, hop, trail, ex
     assert "lead to a producer of it (on P)" in w.fix
 
 
+@pytest.mark.parametrize(
+    "prefix, producer, trail",
+    [
+        ("/q", "/p", "R1 → R2 → R1, a loop (none serves names under it)"),
+        ("/p/x", "/p", "R1 → R2 → R1, a loop"),
+    ],
+)
+def test_static_routes_no_consumer_asks_for_that_loop_are_warned(prefix, producer, trail):
+    """A loop of static routes for names no consumer asks for is meaningless too: warned at
+    `routes`, once per prefix (before, only a consumer's own trail was followed)."""
+    text = STATIC.format(prefix="/p", hop='"P"', extra="").replace(
+        'prefix = "/p"\nnext_hop = "R2"',
+        f'prefix = "/p"\nnext_hop = "R2"\n[[routes]]\nnode = "R1"\nprefix = "{prefix}"\n'
+        f'next_hop = "R2"\n[[routes]]\nnode = "R2"\nprefix = "{prefix}"\nnext_hop = "R1"',
+    )
+    (w,) = warnings_of(text)
+    assert w.key == "routes", str(w)
+    loop, _, none = trail.partition(" (")
+    assert w.problem.startswith(f"the static routes for '{prefix}' from R1 reach no producer")
+    assert w.problem.endswith(loop), str(w)
+    assert ("none serves names under it" in w.problem) == bool(none)
+
+
 # ---- messages (issue 26, item 6) ---------------------------------------------------------------
 
 

@@ -246,10 +246,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     spec, _, warnings = sc.resolved()
     spec_name = spec["name"]
-    if not args.quiet:  # what `validate` says, before the run
-        err = _console(stderr=True)
-        for w in warnings:
-            _say(err, f"warning: {w}")
+    err = _console(stderr=True)
+    for w in warnings:  # what `validate` says, before the run (even with -q: it is about the input)
+        _say(err, f"warning: {w}")
     out = _output_dir(Path(args.out) if args.out else Path("results") / spec_name, kind="run")
     _claim(out, "run", args.force)  # before the run: a refused folder costs no measurement
     progress = _LazyProgress(f"running {spec_name}", enabled=not args.quiet)
@@ -500,7 +499,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     r.add_argument("--force", action="store_true", help=FORCE_HELP)
-    r.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    r.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print nothing on success but the scenario's warnings",
+    )
     r.set_defaults(func=cmd_run)
 
     v = sub.add_parser(

@@ -284,24 +284,13 @@ def _series_plot(root: Path, ok: pd.DataFrame, params: list[str]):
 
 
 def _campaign_info(root: Path) -> dict:
-    """campaign.json of a store; {} when missing, and a DamagedFileWarning when damaged."""
-    path = root / "campaign.json"
-    if not path.is_file():
-        return {}
+    """campaign.json of a store; {} when missing or damaged (``load_sweep``, which the sweep
+    section reads first, names a damaged one)."""
     try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as e:
-        info = None
-        why = f"{type(e).__name__}: {e}"
-    else:
-        why = "not a JSON object"
-    if isinstance(info, dict):
-        return info
-    _damaged(
-        f"{path}: damaged ({why}); the store's provenance is taken from its runs (the next "
-        "sweep into the store writes it anew)"
-    )
-    return {}
+        info = json.loads((root / "campaign.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return info if isinstance(info, dict) else {}
 
 
 def _damaged(text: str) -> None:

@@ -434,6 +434,34 @@ class Store:
         os.rename(d, trash)  # onto the empty staging directory
         shutil.rmtree(trash, ignore_errors=True)
 
+    def damaged_files(self) -> list[str]:
+        """The store's files that cannot be read back, each named with what repairs it: its
+        own files (campaign.json, sweep.json, index.parquet) by reading them, and the tables of
+        every finished run by their sizes against the run's manifest (cheap; a same-size change
+        is found where the table is read). Records (run.json) are named by ``read_index``."""
+        out = []
+        for path in (self.campaign_path, self.root / "sweep.json"):
+            info, why = _json_or_why(path)
+            if info is None and why != "missing":
+                out.append(f"{path}: {why}; the next sweep into the store writes it anew")
+        index = self.root / "index.parquet"
+        if index.is_file():
+            import pyarrow.parquet as pq
+
+            try:
+                pq.read_metadata(index)
+            except Exception as e:  # noqa: BLE001 - pyarrow raises several types
+                out.append(
+                    f"{index}: unreadable Parquet file ({e}); the rows come from the runs' "
+                    "records, and the next sweep into the store writes it anew"
+                )
+        for key, rec in sorted(self._records().items()):
+            if rec.get("status") == "ok":
+                problem = self.check_run(key, quick=True)
+                if problem:
+                    out.append(f"{problem}; the next sweep into the store recomputes the run")
+        return out
+
     def check_run(self, key: str, names: Iterable[str] | None = None, quick: bool = False):
         """Why the files `names` (None: all its manifest lists) of finished run `key` cannot be
         read back, or None: by the run's manifest (``ndncc.files``; `quick`: by their sizes
@@ -523,6 +551,8 @@ def load_sweep(path: str | Path) -> pd.DataFrame:
     if not store.exists():
         raise FileNotFoundError(f"{path}: not an ndncc result store (no campaign.json, no runs/)")
     df = store.read_index()
+    for problem in store.damaged_files():
+        warnings.warn(problem, DamagedFileWarning, stacklevel=2)
     t = store.timings()
     df["wall_time_s"] = [t.get(k, float("nan")) for k in df["key"]]
     return df

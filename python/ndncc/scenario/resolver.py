@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from ..units import format_time
@@ -209,6 +210,7 @@ class _Resolver(
                 serving = [p for n in range(len(parts) + 1) for p in by_prefix.get(parts[:n], ())]
                 serving.sort(key=lambda p: p.index)
                 self.check_consumer(app, serving, producers, component, mode, static)
+        self.warn_static_routes_nowhere(static, producers)
         self.default_data_sizes()
         self.check_memory()
         self.warn_isolated()
@@ -279,6 +281,32 @@ class _Resolver(
                 f"the static routes from {self.nodes[app.node]['name']} for '{app.prefix}' "
                 f"reach no producer of it: {trail}",
                 f"add [[routes]] entries that lead to a producer of it (on {where})",
+            )
+
+    def warn_static_routes_nowhere(self, static: list[dict], producers: list[_App]) -> None:
+        """Static routes for a prefix no consumer asks for (the consumers' own are checked
+        with them) that loop or end before any producer of names under it: warned once per
+        prefix, with the trail from its first route."""
+        asked = [a.prefix for a in self.apps if a.kind == "consumer"]
+        done: set[str] = set()
+        for r in static:
+            prefix = r["prefix"]
+            if prefix in done or any(_covers(prefix, a) or _covers(a, prefix) for a in asked):
+                continue
+            done.add(prefix)
+            serving = {
+                p.node for p in producers if _covers(p.prefix, prefix) or _covers(prefix, p.prefix)
+            }
+            start = SimpleNamespace(node=r["node"], prefix=prefix)
+            trail = self.static_trail(start, serving, static)  # type: ignore[arg-type]
+            if trail is None:
+                continue
+            none = " (none serves names under it)" if not serving else ""
+            self.warn(
+                "routes",
+                f"the static routes for '{prefix}' from {self.nodes[r['node']]['name']} reach "
+                f"no producer{none}: {trail}",
+                "remove them, or add routes that lead to a producer of it",
             )
 
     def static_trail(self, app: _App, producers: set[int], static: list[dict]) -> str | None:
