@@ -29,22 +29,18 @@ METRIC_LABELS = {
     "link_losses": "Packets lost on links",
 }
 
-#: scenario keys (not a scheme's parameters) -> (what, unit of a bare number)
-_KEYS = {
-    "bandwidth": ("bandwidth", ""),
-    "delay": ("delay", ""),
-    "queue": ("queue", ""),
-    "loss": ("loss probability", ""),
-    "cost": ("routing cost", ""),
-    "duration": ("duration", ""),
-    "start": ("start", ""),
-    "stop": ("stop", ""),
-    "payload": ("payload", ""),
-    "tick": ("tick", ""),
-    "engine": ("sending engine", ""),
-    "cs": ("Content Store", "packets"),
-    "max_seq": ("last sequence number", ""),
+#: scenario keys (not a scheme's parameters) that name what they set
+_PLAIN_KEYS = ("bandwidth", "delay", "queue", "duration", "start", "stop", "payload", "tick")
+#: scenario keys (not a scheme's parameters) -> what they set
+_KEYS = {k: k for k in _PLAIN_KEYS} | {
+    "loss": "loss probability",
+    "cost": "routing cost",
+    "engine": "sending engine",
+    "cs": "Content Store",
+    "max_seq": "last sequence number",
 }
+#: the unit of a bare number of a scenario key, where it has one
+_KEY_UNITS = {"cs": "packets"}
 
 _UNITS = {"time": "", "": ""}  # a time is written with its unit: the ticks carry it
 
@@ -98,9 +94,11 @@ def axis_label(column: str) -> str:
         text = f"{m['scheme']} {m['param']}, {_where(m['scope'])}"
         return f"{text} ({unit})" if unit else text
     scope, _, key = column.rpartition(".")
-    what, unit = _KEYS.get(key, (key.replace("_", " "), ""))
-    if key not in _KEYS and scope.startswith("apps"):
-        unit = _scheme_unit(None, key) or ""
+    if key in _KEYS:
+        what, unit = _KEYS[key], _KEY_UNITS.get(key, "")
+    else:
+        what = key.replace("_", " ")
+        unit = (_scheme_unit(None, key) or "") if scope.startswith("apps") else ""
     text = f"{what}, {_where(scope)}" if scope else what
     return f"{text} ({unit})" if unit else text
 

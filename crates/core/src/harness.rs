@@ -30,6 +30,36 @@ pub type DropFilter = Box<dyn FnMut(Instant, &Packet) -> bool>;
 /// How much longer than the link's delay a packet entering the link at `now` takes to cross it.
 pub type DelayFilter = Box<dyn FnMut(Instant, &Packet) -> Duration>;
 
+/// The consumer the tests drive: fetches `prefix` with `controller` on the ideal engine,
+/// 40-byte Interests, 4 s lifetime and timeout, no retransmissions, delays recorded; `cfg`
+/// adjusts the config before the consumer is built.
+pub fn test_consumer(
+    prefix: NameId,
+    controller: Controller,
+    cfg: impl FnOnce(&mut ConsumerConfig),
+) -> Consumer {
+    let mut ccfg = ConsumerConfig {
+        prefix,
+        interest_size: 40,
+        lifetime: Duration::from_secs(4),
+        timeout: Duration::from_secs(4),
+        retx_on_timeout: false,
+        retx_on_nack: false,
+        max_transmissions: u32::MAX,
+        start_seq: 0,
+        max_seq: None,
+        record_delays: true,
+        chunk_segments: None,
+    };
+    cfg(&mut ccfg);
+    Consumer::new(
+        ccfg,
+        controller,
+        Engine::Ideal(Ideal::default()),
+        RngStream::new(1, 0, StreamKind::App, 0),
+    )
+}
+
 /// Consumer node 0 — link — producer node 1.
 pub struct TwoNode {
     pub nodes: [Node; 2],
@@ -77,26 +107,7 @@ impl TwoNode {
             nodes[1].add_net_face(0, 0, limit, None),
         ];
         nodes[0].add_route(prefix, faces[0], 0);
-        let mut ccfg = ConsumerConfig {
-            prefix,
-            interest_size: 40,
-            lifetime: Duration::from_secs(4),
-            timeout: Duration::from_secs(4),
-            retx_on_timeout: false,
-            retx_on_nack: false,
-            max_transmissions: u32::MAX,
-            start_seq: 0,
-            max_seq: None,
-            record_delays: true,
-            chunk_segments: None,
-        };
-        cfg(&mut ccfg);
-        let consumer = Consumer::new(
-            ccfg,
-            controller,
-            Engine::Ideal(Ideal::default()),
-            RngStream::new(1, 0, StreamKind::App, 0),
-        );
+        let consumer = test_consumer(prefix, controller, cfg);
         nodes[0].add_app(App::Consumer(Box::new(consumer)), Instant::ZERO, None);
         let producer = Producer::new(ProducerConfig {
             prefix,

@@ -28,7 +28,9 @@ __all__ = [
     "MapPoint",
     "Unknown",
     "design",
+    "initial_window",
     "latin_hypercube",
+    "log_ms",
 ]
 
 SCALES = ("linear", "log")
@@ -149,6 +151,49 @@ class Unknown:
             return "{" + ", ".join(str(v) for v in self.levels) + "}"
         u = f" {self.unit}" if self.unit else ""
         return f"[{self.lo:g}, {self.hi:g}]{u}, {self.scale}"
+
+
+def log_ms(
+    name: str,
+    keys: tuple[str, ...],
+    default: float,
+    reason: str,
+    lo: float,
+    hi: float,
+    note: str,
+    apply: Callable[[Any, Any], dict[str, Any]] | None = None,
+) -> Unknown:
+    """An :class:`Unknown` time in milliseconds in [`lo`, `hi`], sampled on a log scale (a
+    timer, a link's delay)."""
+    return Unknown(
+        name, keys, default, reason, lo=lo, hi=hi, scale="log", unit="ms", note=note, apply=apply
+    )
+
+
+def initial_window(
+    name: str,
+    key: str,
+    hi: int,
+    unit: str,
+    note: str,
+    apply: Callable[[Any, Any], dict[str, Any]],
+) -> Unknown:
+    """An :class:`Unknown` initial window the paper does not print: whole `unit` s in [1, `hi`]
+    on a log scale, ours 1, set bare (no unit suffix) at `key`."""
+    return Unknown(
+        name,
+        (key,),
+        1,
+        "not printed",
+        lo=1,
+        hi=hi,
+        scale="log",
+        unit=unit,
+        suffix=False,
+        integer=True,
+        note=note,
+        apply=apply,
+    )
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import functools
 import tomllib
 from pathlib import Path
 
-from ..claims.unknowns import Constraint, Declaration, Unknown
+from ..claims.unknowns import Constraint, Declaration, Unknown, initial_window, log_ms
 from ..units import parse_size
 from . import chopcop
 
@@ -89,70 +89,54 @@ def _initial_window(job, value) -> dict:
     return {f"apps[{a}].initial_window": value for a in _apps_with(job, "chopcop")}
 
 
+def _tau_unknown(name: str, hbh: bool, note: str) -> Unknown:
+    """The timer τ of ICP's receivers (HR-ICP's if `hbh`), in the runs at the default τ."""
+    return log_ms(
+        name, ("apps[<receiver>].tau",), 300.0, "not printed", 100.0, 800.0, note, _tau(hbh)
+    )
+
+
 def declaration() -> Declaration:
     return Declaration(
         chopcop.PAPER,
         [
-            Unknown(
+            _tau_unknown(
                 "ICP τ",
-                ("apps[<receiver>].tau",),
-                300.0,
-                "not printed",
-                lo=100.0,
-                hi=800.0,
-                scale="log",
-                unit="ms",
-                note="ICP's fixed timer; the runs at the default τ (the τ sweep keeps its own)",
-                apply=_tau(hbh=False),
+                False,
+                "ICP's fixed timer; the runs at the default τ (the τ sweep keeps its own)",
             ),
-            Unknown(
-                "HR-ICP τ",
-                ("apps[<receiver>].tau",),
-                300.0,
-                "not printed",
-                lo=100.0,
-                hi=800.0,
-                scale="log",
-                unit="ms",
-                note="HR-ICP's receivers (ICP's timer under HbH's quota shaper)",
-                apply=_tau(hbh=True),
+            _tau_unknown(
+                "HR-ICP τ", True, "HR-ICP's receivers (ICP's timer under HbH's quota shaper)"
             ),
-            Unknown(
+            log_ms(
                 "Fig. 7 A–C delay",
                 ("links[0].delay",),
                 50.0,
                 "image",
-                lo=10.0,
-                hi=100.0,
-                scale="log",
-                unit="ms",
-                note="multi-source topology, the far source (the ICTP runs at 20 / 30 ms keep "
-                "theirs)",
-                apply=_multi_link(0),
+                10.0,
+                100.0,
+                "multi-source topology, the far source (the ICTP runs at 20 / 30 ms keep theirs)",
+                _multi_link(0),
             ),
-            Unknown(
+            log_ms(
                 "Fig. 7 B–C delay",
                 ("links[1].delay",),
                 10.0,
                 "image",
-                lo=1.0,
-                hi=50.0,
-                scale="log",
-                unit="ms",
-                note="multi-source topology, the near source",
-                apply=_multi_link(1),
+                1.0,
+                50.0,
+                "multi-source topology, the near source",
+                _multi_link(1),
             ),
-            Unknown(
+            log_ms(
                 "Fig. 9 access delay",
                 ("links[2].delay", "links[3].delay"),
                 100.0,
                 "image",
-                lo=20.0,
-                hi=150.0,
-                scale="log",
-                unit="ms",
-                note="fairness topology: C–D and C–E (the fairness and Fig. 11 runs)",
-                apply=_fig9,
+                20.0,
+                150.0,
+                "fairness topology: C–D and C–E (the fairness and Fig. 11 runs)",
+                _fig9,
             ),
             Unknown(
                 "Interest queue share ρ",
@@ -167,19 +151,13 @@ def declaration() -> Declaration:
                 "direction queue (ours: the same size, one transmit queue per face)",
                 apply=_interest_queue,
             ),
-            Unknown(
+            initial_window(
                 "RIC initial window",
-                ("apps[<receiver>].initial_window",),
-                1,
-                "not printed",
-                lo=1,
-                hi=20,
-                scale="log",
-                unit="chunks",
-                suffix=False,
-                integer=True,
-                note="every receiver running CHoPCoP's RIC",
-                apply=_initial_window,
+                "apps[<receiver>].initial_window",
+                20,
+                "chunks",
+                "every receiver running CHoPCoP's RIC",
+                _initial_window,
             ),
         ],
         [

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..claims.unknowns import Constraint, Declaration, Unknown
+from ..claims.unknowns import Constraint, Declaration, Unknown, initial_window, log_ms
 from . import sieve
 
 SPEC_TH2 = 0.3
@@ -71,6 +71,11 @@ def _m2(key: str, unit: str):
     return apply
 
 
+def _fig3c_delay(name: str, key: str, default: float, lo: float, note: str) -> Unknown:
+    """A link delay of multipath 2 drawn in Fig. 3c (an image), up to 30 ms."""
+    return log_ms(name, (key,), default, "image", lo, 30.0, note, _m2(key, "ms"))
+
+
 def declaration() -> Declaration:
     sieve_only = "ndnSieve's routers only (PCON's runs have none)"
     return Declaration(
@@ -96,16 +101,14 @@ def declaration() -> Declaration:
                 "our option and keep it)",
                 apply=_th2,
             ),
-            Unknown(
+            log_ms(
                 "window",
                 ("defaults.node.schemes.sieve.window",),
                 100.0,
                 "image",
-                lo=20.0,
-                hi=500.0,
-                scale="log",
-                unit="ms",
-                note="β's and ε's measurement window (Table 3, an image); " + sieve_only,
+                20.0,
+                500.0,
+                "β's and ε's measurement window (Table 3, an image); " + sieve_only,
             ),
             Unknown(
                 "Q",
@@ -119,19 +122,13 @@ def declaration() -> Declaration:
                 integer=True,
                 note="the queue capacity of every link (Table 3, an image), every run's",
             ),
-            Unknown(
+            initial_window(
                 "initial window",
-                ("apps[<consumer>].initial_window",),
-                1,
-                "not printed",
-                lo=1,
-                hi=32,
-                scale="log",
-                unit="Interests",
-                suffix=False,
-                integer=True,
-                note="ndnSieve's consumers (PCON's keep ndnSIM's)",
-                apply=_initial_window,
+                "apps[<consumer>].initial_window",
+                32,
+                "Interests",
+                "ndnSieve's consumers (PCON's keep ndnSIM's)",
+                _initial_window,
             ),
             Unknown(
                 "start stagger",
@@ -144,29 +141,19 @@ def declaration() -> Declaration:
                 note="multipath 2: c2 starts at s, c3 at 2·s (ours: 1 s)",
                 apply=_stagger,
             ),
-            Unknown(
+            _fig3c_delay(
                 "Fig. 3c R2–R3 delay",
-                ("links[5].delay",),
+                "links[5].delay",
                 15.0,
-                "image",
-                lo=1.0,
-                hi=30.0,
-                scale="log",
-                unit="ms",
-                note="multipath 2's detour link (drawn in Fig. 3c, not printed)",
-                apply=_m2("links[5].delay", "ms"),
+                1.0,
+                "multipath 2's detour link (drawn in Fig. 3c, not printed)",
             ),
-            Unknown(
+            _fig3c_delay(
                 "Fig. 3c link delay",
-                ("defaults.link.delay",),
+                "defaults.link.delay",
                 10.0,
-                "image",
-                lo=2.0,
-                hi=30.0,
-                scale="log",
-                unit="ms",
-                note="multipath 2's other links but the producers' 1 ms (Fig. 3c)",
-                apply=_m2("defaults.link.delay", "ms"),
+                2.0,
+                "multipath 2's other links but the producers' 1 ms (Fig. 3c)",
             ),
         ],
         [

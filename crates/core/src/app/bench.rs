@@ -3,10 +3,9 @@
 //! wake-up never lands exactly on the instant asked for). No forwarder, no links.
 
 use super::consumer::{Consumer, ConsumerConfig};
+use crate::harness::test_consumer;
 use crate::name::{Name, NameId, NameTable};
-use crate::pacing::{Engine, Ideal};
 use crate::packet::{Data, DataExt, Packet};
-use crate::rng::{RngStream, StreamKind};
 use crate::schemes::registry::Controller;
 use crate::time::{Duration, Instant};
 use std::collections::BTreeMap;
@@ -34,26 +33,7 @@ impl Bench {
     pub fn new(controller: Controller, cfg: impl FnOnce(&mut ConsumerConfig)) -> Bench {
         let mut names = NameTable::new();
         let prefix = names.intern("/p");
-        let mut ccfg = ConsumerConfig {
-            prefix,
-            interest_size: 40,
-            lifetime: Duration::from_secs(4),
-            timeout: Duration::from_secs(4),
-            retx_on_timeout: false,
-            retx_on_nack: false,
-            max_transmissions: u32::MAX,
-            start_seq: 0,
-            max_seq: None,
-            record_delays: true,
-            chunk_segments: None,
-        };
-        cfg(&mut ccfg);
-        let c = Consumer::new(
-            ccfg,
-            controller,
-            Engine::Ideal(Ideal::default()),
-            RngStream::new(1, 0, StreamKind::App, 0),
-        );
+        let c = test_consumer(prefix, controller, cfg);
         Bench {
             c,
             prefix,

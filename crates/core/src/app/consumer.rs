@@ -504,29 +504,28 @@ impl Consumer {
         };
         if self.ndnsim.is_some() {
             // ndnSIM's consumers only trace a Nack: the Interest stays outstanding
-            if let Some(p) = self.pending.get(&seq) {
-                self.stats.nacks += 1;
-                let sig = NackSignal {
-                    seq,
-                    reason: nack.reason,
-                    sent: p.last_tx,
-                };
-                self.controller.on_nack(now, &sig);
+            if let Some(sent) = self.pending.get(&seq).map(|p| p.last_tx) {
+                self.count_nack(now, nack, seq, sent);
             }
             return;
         }
         let Some(p) = self.pending.remove(&seq) else {
             return;
         };
+        self.count_nack(now, nack, seq, p.last_tx);
+        self.retry_or_give_up(now, seq, p, Loss::Nack, self.cfg.retx_on_nack);
+        self.after_signal(now, out);
+    }
+
+    /// Counts a Nack for `seq` (last sent at `sent`) and tells the controller.
+    fn count_nack(&mut self, now: Instant, nack: &Nack, seq: u64, sent: Instant) {
         self.stats.nacks += 1;
         let sig = NackSignal {
             seq,
             reason: nack.reason,
-            sent: p.last_tx,
+            sent,
         };
         self.controller.on_nack(now, &sig);
-        self.retry_or_give_up(now, seq, p, Loss::Nack, self.cfg.retx_on_nack);
-        self.after_signal(now, out);
     }
 
     pub fn poll_timeout(&self) -> Option<Instant> {

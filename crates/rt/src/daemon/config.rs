@@ -358,31 +358,33 @@ mod tests {
         assert!(e.contains("fastest"), "{e}");
     }
 
+    /// The `[forwarder.module.<name>]` table `body` parses to, as JSON.
+    fn module_json(name: &str, body: &str) -> serde_json::Value {
+        let c = Config::parse(&format!(
+            "[listen]\ntcp = \"x\"\n[forwarder.module.{name}]\n{body}"
+        ))
+        .unwrap();
+        serde_json::to_value(c.forwarder.module.unwrap()).unwrap()
+    }
+
     #[test]
     fn a_module_takes_the_units_of_a_scenario() {
-        let c = Config::parse(
-            "[listen]\ntcp = \"x\"\n[forwarder.module.mircc]\ninterval = \"10ms\"\n\
-             data_size = \"1500B\"\ninitial_rtt = \"1.5s\"\nleak_randomize = 0\n",
-        )
-        .unwrap();
-        let v = serde_json::to_value(c.forwarder.module.unwrap()).unwrap();
+        let v = module_json(
+            "mircc",
+            "interval = \"10ms\"\ndata_size = \"1500B\"\ninitial_rtt = \"1.5s\"\n\
+             leak_randomize = 0\n",
+        );
         assert_eq!(v["mircc"]["interval"], 10_000_000);
         assert_eq!(v["mircc"]["data_size"], 1500);
         assert_eq!(v["mircc"]["initial_rtt"], 1_500_000_000u64);
         assert_eq!(v["mircc"]["leak_randomize"], 0);
-        let c = Config::parse(
-            "[listen]\ntcp = \"x\"\n[forwarder.module.chopcop]\nfisp_capacity = \"1500KB\"\n\
-             fisp_period = \"5ms\"\n",
-        )
-        .unwrap();
-        let v = serde_json::to_value(c.forwarder.module.unwrap()).unwrap();
+        let v = module_json(
+            "chopcop",
+            "fisp_capacity = \"1500KB\"\nfisp_period = \"5ms\"\n",
+        );
         assert_eq!(v["chopcop"]["fisp_capacity"], 1_500_000);
         assert_eq!(v["chopcop"]["fisp_period"], 5_000_000);
-        let c = Config::parse(
-            "[listen]\ntcp = \"x\"\n[forwarder.module.sf]\ndata_size = \"producers\"\n",
-        )
-        .unwrap();
-        let v = serde_json::to_value(c.forwarder.module.unwrap()).unwrap();
+        let v = module_json("sf", "data_size = \"producers\"\n");
         assert!(v["sf"]["data_size"].is_null());
         // what a scenario refuses, the daemon refuses, naming the key, on one line
         for (body, want) in [
