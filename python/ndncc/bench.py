@@ -30,6 +30,17 @@ Figures reported (the fastest of ``repeat`` runs; peak RSS the largest):
   resolve, simulation, exit;
 * ``peak_rss_mb`` — the worker's peak resident set.
 
+Claim-map workloads ``map-PAPER-N`` (not simulator workloads, so never run by default: ask for
+them with ``--workload map-sieve-64``) time ``ndncc reproduce PAPER --unknowns --points N`` —
+the map's runs, the evaluation of every point and the figures — in a fresh worker process that
+calls the map as the CLI does, into a temporary store removed afterwards (so nothing is
+cached: every run is run). Figures: ``wall_s`` (the whole map, figures included), split into
+``plan_s`` (design, store, planning), ``runs_s``, ``evaluation_s`` and ``figures_s``; ``runs``
+(distinct simulator runs), ``runs_per_s`` (runs / ``wall_s``), ``points``, ``evaluations``,
+``claims``, ``failed_runs``, ``process_s``, ``peak_rss_mb`` (the map process) and
+``workers_peak_rss_mb`` (the largest of its pool workers; 0 when the runs are inline). PAPER
+is one of :func:`map_papers` (``toy`` is the closed-form toy of :mod:`ndncc.claims.toy`).
+
 Timings are measurements, never assertions: tests do not check them.
 """
 
@@ -77,13 +88,60 @@ def generated(name: str) -> tuple[str, int, bool] | None:
 
 
 def known(name: str) -> bool:
-    """Whether `name` is a workload: a standard one or a generated name (see `WORKLOADS`) of at
-    most `MAX_GENERATED` pairs or flows."""
-    return name in WORKLOADS or generated(name) is not None
+    """Whether `name` is a workload: a standard one, a generated name (see `WORKLOADS`) of at
+    most `MAX_GENERATED` pairs or flows, or a claim map ``map-PAPER-N`` (:func:`map_workload`)."""
+    if name in WORKLOADS or generated(name) is not None:
+        return True
+    try:
+        return map_workload(name) is not None
+    except ValueError:
+        return False
+
+
+# ---- claim-map workloads ---------------------------------------------------------------------
+
+#: The most design points a map workload takes (as ``ndncc reproduce --points``).
+MAX_MAP_POINTS = 100_000
+
+_MAP = re.compile(r"map-(.+)-([^-]*)")
+
+
+def map_papers() -> list[str]:
+    """The papers a ``map-PAPER-N`` workload can name: ``toy`` and those with a claim map."""
+    from .claims.declared import papers
+
+    return ["toy", *papers()]
+
+
+def map_workload(name: str) -> tuple[str, int] | None:
+    """A claim-map workload's (paper, points): ``("sieve", 64)`` for ``map-sieve-64``; None for
+    a name not starting with ``map-``. A ``map-`` name naming no paper with a claim map, or
+    with N not a whole number from 1 to `MAX_MAP_POINTS`, raises ValueError (one line)."""
+    if not name.startswith("map-"):
+        return None
+    m = _MAP.fullmatch(name)
+    if m is None:
+        raise ValueError(f"{name!r}: a claim-map workload is map-PAPER-N (e.g. map-sieve-64)")
+    paper, points = m.group(1), m.group(2)
+    if paper not in map_papers():
+        raise ValueError(
+            f"{name!r}: no claim map for paper {paper!r}; papers: {', '.join(map_papers())}"
+        )
+    if not re.fullmatch(r"[0-9]+", points) or not 1 <= int(points) <= MAX_MAP_POINTS:
+        raise ValueError(
+            f"{name!r}: N (design points) must be a whole number from 1 to {MAX_MAP_POINTS}"
+        )
+    return paper, int(points)
 
 
 def describe(name: str) -> str:
     """One line on workload `name` (a known one)."""
+    if name.startswith("map-"):
+        paper, points = map_workload(name)
+        return (
+            f"claim map: ndncc reproduce {paper} --unknowns --points {points} "
+            "(runs, evaluation, figures) into a fresh temporary store"
+        )
     if name in WORKLOADS:
         return WORKLOADS[name]
     family, n, staggered = generated(name)
@@ -168,6 +226,62 @@ def _worker(name: str) -> dict:
     }
 
 
+def _map_worker(name: str, jobs: int | None) -> dict:
+    """Maps claim-map workload `name` once in this process, as ``ndncc reproduce PAPER
+    --unknowns --points N --jobs J`` does, into a temporary store removed afterwards; returns
+    its figures."""
+    import resource
+    import tempfile
+
+    from .claims.claimmap import write_claim_map
+    from .claims.declared import declaration, paper_module
+    from .claims.runmap import run_map
+
+    paper, points = map_workload(name)
+    marks: dict[str, float] = {}
+
+    def progress(stage: str, _p) -> None:
+        marks.setdefault(stage, time.perf_counter())
+
+    with tempfile.TemporaryDirectory(prefix="ndncc-bench-map-") as tmp:
+        started = time.perf_counter()
+        m = run_map(
+            paper_module(paper),
+            declaration(paper),
+            Path(tmp) / paper,
+            points=points,
+            n_jobs=jobs,
+            on_progress=progress,
+        )
+        mapped = time.perf_counter()
+        cm = write_claim_map(m, n_jobs=jobs)
+        done = time.perf_counter()
+    runs_start = marks.get("runs", started)
+    evaluation_start = marks.get("evaluation", mapped)
+    wall = done - started
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return {
+        "paper": paper,
+        "points": len(m.points) - 1,
+        "seeds": m.seeds,
+        "jobs": jobs,
+        "runs": m.runs,
+        "runs_done": m.runs_done_now,
+        "failed_runs": m.failed_runs,
+        "evaluations": m.evaluated_now,
+        "claims": cm.counts["claims"],
+        "wall_s": wall,
+        "plan_s": runs_start - started,
+        "runs_s": evaluation_start - runs_start,
+        "evaluation_s": mapped - evaluation_start,
+        "figures_s": done - mapped,
+        "runs_per_s": m.runs / wall,
+        "peak_rss_mb": own / 1024,
+        "workers_peak_rss_mb": workers / 1024,
+    }
+
+
 def _cpu_seconds() -> float:
     import resource
 
@@ -175,17 +289,22 @@ def _cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def measure(name: str, repeat: int = 3) -> dict:
+def measure(name: str, repeat: int = 3, jobs: int | None = None) -> dict:
     """Runs workload `name` `repeat` times, each in a fresh process; keeps the fastest figures
     (of each timing separately; ``phases`` are those of the fastest ``wall_s``) and the largest
-    peak RSS."""
+    peak RSS. A claim map (``map-PAPER-N``) runs its simulations on `jobs` local processes
+    (default one per core) and keeps the figures of its fastest ``wall_s``."""
     import subprocess  # here, not at the top: the worker process does not need it
 
+    is_map = map_workload(name) is not None
+    argv = [sys.executable, "-m", "ndncc.bench", name]
+    if is_map and jobs is not None:
+        argv.append(str(jobs))
     runs = []
     for _ in range(max(1, repeat)):
         started = time.perf_counter()
         out = subprocess.run(
-            [sys.executable, "-m", "ndncc.bench", name],
+            argv,
             capture_output=True,
             text=True,
             check=False,
@@ -193,7 +312,16 @@ def measure(name: str, repeat: int = 3) -> dict:
         process = time.perf_counter() - started
         if out.returncode != 0:
             raise RuntimeError(f"benchmark worker for {name} failed:\n{out.stderr.strip()}")
-        runs.append({**json.loads(out.stdout), "process_s": process})
+        # the figures are the worker's last line (anything the map code prints comes before)
+        figures = json.loads(out.stdout.strip().splitlines()[-1])
+        runs.append({**figures, "process_s": process})
+    if is_map:
+        best = dict(min(runs, key=lambda r: r["wall_s"]))
+        best["repeats"] = len(runs)
+        best["process_s"] = min(r["process_s"] for r in runs)
+        best["peak_rss_mb"] = max(r["peak_rss_mb"] for r in runs)
+        best["workers_peak_rss_mb"] = max(r["workers_peak_rss_mb"] for r in runs)
+        return best
     best = dict(min(runs, key=lambda r: r["wall_s"]))
     best["runs"] = len(runs)
     best["resolve_s"] = min(r["resolve_s"] for r in runs)
@@ -223,6 +351,66 @@ def shares(results: dict) -> dict[str, tuple[float, float]]:
 
 
 def print_table(console, results: dict) -> None:
+    """The simulator workloads' table, then the claim maps' (each only when it has rows)."""
+    sims = {n: r for n, r in results.items() if not n.startswith("map-")}
+    maps = {n: r for n, r in results.items() if n.startswith("map-")}
+    if sims:
+        _print_sim_table(console, sims)
+    if maps:
+        _print_map_table(console, maps)
+
+
+def _print_map_table(console, results: dict) -> None:
+    from rich.table import Table
+
+    t = Table(
+        title="ndncc bench: claim maps (fastest of the runs; a fresh temporary store each; "
+        "peak RSS of the map process and of its largest pool worker)"
+    )
+    cols = (
+        "workload",
+        "points",
+        "runs",
+        "evals",
+        "claims",
+        "map (s)",
+        "plan (s)",
+        "runs (s)",
+        "eval (s)",
+        "figs (s)",
+        "runs/s",
+        "process (s)",
+        "RSS (MB)",
+        "worker RSS (MB)",
+    )
+    for col in cols:
+        t.add_column(col, justify="left" if col == "workload" else "right")
+    for name, r in results.items():
+        t.add_row(
+            name,
+            f"{r['points']:,}",
+            f"{r['runs']:,}",
+            f"{r['evaluations']:,}",
+            f"{r['claims']:,}",
+            f"{r['wall_s']:.2f}",
+            f"{r['plan_s']:.2f}",
+            f"{r['runs_s']:.2f}",
+            f"{r['evaluation_s']:.2f}",
+            f"{r['figures_s']:.2f}",
+            f"{r['runs_per_s']:.2f}",
+            f"{r['process_s']:.2f}",
+            f"{r['peak_rss_mb']:.1f}",
+            f"{r['workers_peak_rss_mb']:.1f}",
+        )
+    console.print(t)
+    for name, r in results.items():
+        jobs = "one per core" if r["jobs"] is None else r["jobs"]
+        console.print(f"  {name}: {describe(name)}; jobs: {jobs}", markup=False)
+        if r["failed_runs"]:
+            console.print(f"  {name}: {r['failed_runs']} runs FAILED", markup=False)
+
+
+def _print_sim_table(console, results: dict) -> None:
     from rich.table import Table
 
     t = Table(title="ndncc bench (fastest of the runs; peak RSS of the worker process)")
@@ -265,4 +453,8 @@ def print_table(console, results: dict) -> None:
 
 
 if __name__ == "__main__":
-    print(json.dumps(_worker(sys.argv[1])))
+    if sys.argv[1].startswith("map-"):
+        jobs = int(sys.argv[2]) if len(sys.argv) > 2 else None
+        print(json.dumps(_map_worker(sys.argv[1], jobs)))
+    else:
+        print(json.dumps(_worker(sys.argv[1])))
