@@ -384,7 +384,10 @@ def _print_map_table(console, results: dict) -> None:
         "worker RSS (MB)",
     )
     for col in cols:
-        t.add_column(col, justify="left" if col == "workload" else "right")
+        if col == "workload":  # the name in full, however narrow the terminal
+            t.add_column(col, justify="left", no_wrap=True, min_width=len(max(results, key=len)))
+        else:
+            t.add_column(col, justify="right")
     for name, r in results.items():
         t.add_row(
             name,
