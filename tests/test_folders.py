@@ -93,8 +93,8 @@ def test_run_sweep_and_reproduce_refuse_a_run_folder(tmp_path):
 @pytest.mark.parametrize(
     "found, command",
     [
-        ("sweep", ["run", str(DEMO), "--duration", "1s"]),
-        ("reproduction", ["run", str(DEMO), "--duration", "1s"]),
+        ("sweep", ["run", str(DEMO), "--duration", "10s"]),
+        ("reproduction", ["run", str(DEMO), "--duration", "10s"]),
         ("run", ["reproduce", "sieve", "--quick"]),
         ("sweep", ["reproduce", "sieve", "--quick"]),
         ("run", ["reproduce", "--all", "--quick"]),
