@@ -479,8 +479,10 @@ class Store:
                 return problem
             if manifest is None and not (d / name).is_file():
                 return f"{d / name}: missing"
-            if manifest is None and name.endswith(".json") and _json_or_why(d / name)[0] is None:
-                return f"{d / name}: {_json_or_why(d / name)[1]}"
+            if manifest is None and name.endswith(".json"):
+                data, why = _json_or_why(d / name)
+                if data is None:
+                    return f"{d / name}: {why}"
             if manifest is None and name.endswith(".parquet"):
                 import pyarrow.parquet as pq
 
