@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from ..units import format_time
@@ -273,7 +272,7 @@ class _Resolver(
                 "add a [[routes]] entry for it",
             )
             return
-        trail = self.static_trail(app, {p.node for p in serving}, static)
+        trail = self.static_trail(app.node, app.prefix, {p.node for p in serving}, static)
         if trail is not None:
             where = ", ".join(sorted({self.nodes[p.node]["name"] for p in serving}))
             self.warn(
@@ -297,8 +296,7 @@ class _Resolver(
             serving = {
                 p.node for p in producers if _covers(p.prefix, prefix) or _covers(prefix, p.prefix)
             }
-            start = SimpleNamespace(node=r["node"], prefix=prefix)
-            trail = self.static_trail(start, serving, static)  # type: ignore[arg-type]
+            trail = self.static_trail(r["node"], prefix, serving, static)
             if trail is None:
                 continue
             none = " (none serves names under it)" if not serving else ""
@@ -309,15 +307,17 @@ class _Resolver(
                 "remove them, or add routes that lead to a producer of it",
             )
 
-    def static_trail(self, app: _App, producers: set[int], static: list[dict]) -> str | None:
-        """None when the static routes for the consumer's names (at each node the routes of
-        the longest prefix that covers them) lead from its node to a node with one of
+    def static_trail(
+        self, start: int, prefix: str, producers: set[int], static: list[dict]
+    ) -> str | None:
+        """None when the static routes for names under `prefix` (at each node the routes of
+        the longest prefix that covers them) lead from node `start` to a node with one of
         `producers`; else how they fail, along their first next hops: "A → B → A, a loop" or
         "A → B, where no route for it goes on"."""
         hops: dict[int, list[int]] = {}
         longest: dict[int, int] = {}
         for r in static:
-            if not _covers(r["prefix"], app.prefix):
+            if not _covers(r["prefix"], prefix):
                 continue
             n, depth = r["node"], len(_components(r["prefix"]))
             link = self.links[r["link"]]
@@ -326,7 +326,7 @@ class _Resolver(
                 longest[n], hops[n] = depth, []
             if depth == longest[n]:
                 hops[n].append(other)
-        seen, todo = {app.node}, [app.node]
+        seen, todo = {start}, [start]
         while todo:
             n = todo.pop()
             if n in producers:
@@ -335,7 +335,7 @@ class _Resolver(
                 if m not in seen:
                     seen.add(m)
                     todo.append(m)
-        path, n = [app.node], app.node
+        path, n = [start], start
         while hops.get(n) and hops[n][0] not in path:
             n = hops[n][0]
             path.append(n)
