@@ -414,11 +414,12 @@ class Store:
         _write_parquet(_tidy(timings), self.timings_path)
         return index
 
-    def read_index(self) -> pd.DataFrame:
-        """The index of the runs on disk, built from their records (index.parquet is what the
-        last sweep wrote: a record damaged since would not show there). Each damaged record
-        is a row of status "damaged" and a DamagedFileWarning naming its file."""
-        records = self._records()
+    def read_index(self, records: Mapping[str, dict] | None = None) -> pd.DataFrame:
+        """The index of the runs on disk, built from their records (all of the store's when
+        None; index.parquet is what the last sweep wrote: a record damaged since would not
+        show there). Each damaged record is a row of status "damaged" and a
+        DamagedFileWarning naming its file."""
+        records = self._records() if records is None else records
         for rec in records.values():
             if rec.get("status") == "damaged":
                 warnings.warn(rec["error"], DamagedFileWarning, stacklevel=3)
@@ -434,11 +435,13 @@ class Store:
         os.rename(d, trash)  # onto the empty staging directory
         shutil.rmtree(trash, ignore_errors=True)
 
-    def damaged_files(self) -> list[str]:
+    def damaged_files(self, records: Mapping[str, dict] | None = None) -> list[str]:
         """The store's files that cannot be read back, each named with what repairs it: its
         own files (campaign.json, sweep.json, index.parquet) by reading them, and the tables of
-        every finished run by their sizes against the run's manifest (cheap; a same-size change
-        is found where the table is read). Records (run.json) are named by ``read_index``."""
+        every finished run (of `records`, all of the store's when None) by their sizes against
+        the run's manifest (cheap; a same-size change is found where the table is read).
+        Records (run.json) are named by ``read_index``."""
+        records = self._records() if records is None else records
         out = []
         for path in (self.campaign_path, self.root / "sweep.json"):
             info, why = _json_or_why(path)
@@ -455,7 +458,7 @@ class Store:
                     f"{index}: unreadable Parquet file ({e}); the rows come from the runs' "
                     "records, and the next sweep into the store writes it anew"
                 )
-        for key, rec in sorted(self._records().items()):
+        for key, rec in sorted(records.items()):
             if rec.get("status") == "ok":
                 problem = self.check_run(key, quick=True)
                 if problem:
@@ -552,8 +555,9 @@ def load_sweep(path: str | Path) -> pd.DataFrame:
     store = Store(path)
     if not store.exists():
         raise FileNotFoundError(f"{path}: not an ndncc result store (no campaign.json, no runs/)")
-    df = store.read_index()
-    for problem in store.damaged_files():
+    records = store.records()  # read once: the index and the check of the runs' files
+    df = store.read_index(records)
+    for problem in store.damaged_files(records):
         warnings.warn(problem, DamagedFileWarning, stacklevel=2)
     t = store.timings()
     df["wall_time_s"] = [t.get(k, float("nan")) for k in df["key"]]
