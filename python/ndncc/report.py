@@ -40,7 +40,15 @@ from .experiments.common import count_text, mark, parse_verdict
 from .files import DamagedFileWarning
 from .labels import axis_label, line_styles
 from .stats import mean_ci
-from .store import APP_SUMS, FIRST_COLUMNS, LAST_COLUMNS, TOP_FIELDS, Store, load_sweep
+from .store import (
+    APP_SUMS,
+    FIRST_COLUMNS,
+    LAST_COLUMNS,
+    TOP_FIELDS,
+    Store,
+    _read_json,
+    load_sweep,
+)
 
 __all__ = ["build_html", "write_report"]
 
@@ -286,11 +294,7 @@ def _series_plot(root: Path, ok: pd.DataFrame, params: list[str]):
 def _campaign_info(root: Path) -> dict:
     """campaign.json of a store; {} when missing or damaged (``load_sweep``, which the sweep
     section reads first, names a damaged one)."""
-    try:
-        info = json.loads((root / "campaign.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return {}
-    return info if isinstance(info, dict) else {}
+    return _read_json(root / "campaign.json") or {}
 
 
 def _damaged(text: str) -> None:
