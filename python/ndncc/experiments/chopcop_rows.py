@@ -202,13 +202,13 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
             o = res[C.cir_key(cir, fisp)]
             cond = f"CIR {cir}/s, {'with' if fisp else 'without'} FISP"
             ratio = C.complete_share(o, "receiver")
-            thr = C.transfer_goodput(o, "receiver", C.cir_chunks(cir, quick)[1])
+            send = C.cir_chunks(cir, quick)[1]
+            thr = C.transfer_goodput(o, "receiver", send)
             if fisp:
                 rows.append(delivery(exp, cond, p_with, ratio))
                 rows.append(
                     at_least(exp, "throughput (complete chunks)", cond, t_with, thr, "Mbit/s", 35)
                 )
-                send = C.cir_chunks(cir, quick)[1]
                 q, _ = C.queue_kb(o, "B", "C", STEADY, send)
                 if cir > 149:  # above the bottleneck's 149 chunks/s FISP holds the queue
                     # the paper's "outgoing data queue ... kept at ∼1050KB" is q_d (§V-B)
@@ -261,8 +261,8 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
                             unit="Mbit/s",
                         )
                     )
-                segs = C.app_summary(o, "receiver")["data_received"]
-                asked = C.app_summary(o, "receiver")["interests_sent"] * 32
+                a = C.app_summary(o, "receiver")
+                segs, asked = a["data_received"], a["interests_sent"] * 32
                 rows.append(
                     reported(
                         exp,

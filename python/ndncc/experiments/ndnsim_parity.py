@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .common import scenario_root
+from .common import mark, scenario_root
 from .ndnsim_reference import consumer_figures, face_figures, read_trace
 
 REFERENCE_FILE = "ndnsim/reference/ndnsim-2.8.json"
@@ -447,9 +447,6 @@ def _cell(x: Any) -> str:
     return f"{int(x):,}".replace(",", " ")
 
 
-_VERDICT = {True: "✅", False: "❌", None: "—"}
-
-
 def markdown(rows_by_run: dict[str, list[ParityRow]], root: Path | None = None) -> str:
     """The parity document: per run its table and the reasons for what is beyond tolerance."""
     runs = {r.name: r for r in RUNS}
@@ -500,7 +497,7 @@ def markdown(rows_by_run: dict[str, list[ParityRow]], root: Path | None = None) 
         parts.append(
             "".join(
                 f"| {r.who} | {METRIC_LABELS[r.metric]} | {_cell(r.ndnsim)} | {_cell(r.ours)} "
-                f"| {r.difference} | {r.tolerance} | {_VERDICT[r.within]} |\n"
+                f"| {r.difference} | {r.tolerance} | {mark(r.within)} |\n"
                 for r in rows
             )
         )
