@@ -130,6 +130,21 @@ def test_damaged_store_files_beside_the_runs_are_named(copy, capsys, name):
     assert main(["report", str(copy)]) == 0  # written anew by the sweep
 
 
+def test_a_rebuilt_campaign_json_lists_the_commits_of_the_runs(copy):
+    """campaign.json written anew lists the commits its runs were made with, this one last."""
+    from ndncc.store import Store
+
+    records = sorted(copy.glob("runs/*/run.json"))
+    first = json.loads(records[0].read_text())
+    first["git_commit"] = "0123abc"
+    records[0].write_text(json.dumps(first))
+    others = {json.loads(r.read_text()).get("git_commit") for r in records[1:]} - {None}
+    (copy / "campaign.json").write_text('{"format": 1, "na')
+    with pytest.warns(DamagedFileWarning, match="campaign.json"):
+        info = Store(copy).create("t", "0", "cafe")
+    assert info["commits"] == sorted(others | {"0123abc"}) + ["cafe"]
+
+
 @pytest.mark.parametrize(
     "name", ["campaign.json", "sweep.json", "index.parquet", "runs/*/app_series.parquet"]
 )
