@@ -250,6 +250,15 @@ def test_consumer_figures_by_hand():
     assert "window_decreases" not in b
 
 
+def test_a_window_trace_line_that_repeats_the_window_is_no_decrease():
+    """ndnSIM's window trace can print the same window twice (a change it traces that keeps
+    the value): only a smaller window is a decrease."""
+    d = _delays([(0.5, "a", 0, 0.1, 1)])
+    cwnd = pd.DataFrame({"Time": [0.5, 0.6, 0.7, 0.8], "Node": "a", "Window": [3, 3, 2, 2]})
+    got = consumer_figures(d, 2, cwnd)["a"]
+    assert (got["window_decreases"], got["first_decrease_s"]) == (1, 0.7)
+
+
 def test_compare_by_hand():
     """Each row's figure, difference and verdict on made-up figures."""
     tol = parity.Tolerances(0.10, 0.25, 10, 0.15, 0.25, 0.25, 2, 0.10)
