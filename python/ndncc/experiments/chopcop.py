@@ -329,7 +329,7 @@ def fisp_gamma(o: Outcome, node: str) -> float:
             return float(o.overrides[k])
     path = o.summary.get("source")
     if path and Path(path).is_file():
-        spec = _toml(str(path))
+        spec = scenario_toml(str(path))
         for tables in (
             ("nodes", node, "schemes", "chopcop"),
             ("defaults", "node", "schemes", "chopcop"),
@@ -343,13 +343,15 @@ def fisp_gamma(o: Outcome, node: str) -> float:
 
 
 @functools.cache
-def _toml(path: str) -> dict:
+def scenario_toml(path: str) -> dict:
+    """A scenario file's TOML as written (read once per process)."""
     with open(path, "rb") as f:
         return tomllib.load(f)
 
 
 @functools.cache
 def router_default(scheme: str, param: str):
+    """The default of a router part's parameter, from the registry (`ndncc schemes`)."""
     from ..scenario.schemes import schema
 
     entry = next(e for e in schema()["routers"] if e["name"] == scheme)

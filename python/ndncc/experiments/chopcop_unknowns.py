@@ -15,8 +15,6 @@ default τ (the 7-node unit runs keep theirs); Fig. 12's A–C and B–C delays 
 
 from __future__ import annotations
 
-import functools
-import tomllib
 from pathlib import Path
 
 from ..claims.unknowns import Constraint, Declaration, Unknown, initial_window, log_ms
@@ -39,14 +37,8 @@ def _apps_with(job, controller: str) -> list[str]:
     return out
 
 
-@functools.cache
-def _toml(path: str) -> dict:
-    with open(path, "rb") as f:
-        return tomllib.load(f)
-
-
 def _file_apps(path: str) -> dict[str, str | None]:
-    return {a["name"]: a.get("controller") for a in _toml(path).get("apps", [])}
+    return {a["name"]: a.get("controller") for a in chopcop.scenario_toml(path).get("apps", [])}
 
 
 def _tau(hbh: bool):
@@ -82,7 +74,7 @@ def _fig9(job, value) -> dict:
 def _interest_queue(job, value) -> dict:
     """queue_ba (the Interest direction: every link is [upstream, downstream]) = ρ × queue."""
     out = {}
-    for i, link in enumerate(_toml(job.scenario).get("links", [])):
+    for i, link in enumerate(chopcop.scenario_toml(job.scenario).get("links", [])):
         size = parse_size(link["queue"])
         out[f"links[{i}].queue_ba"] = f"{max(1, round(value * size / 1000))}KB"
     return out if value != 1.0 else {}
