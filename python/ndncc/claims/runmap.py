@@ -248,9 +248,7 @@ def _evaluate_all(result: MapRun, mod, records, backend, on_progress) -> None:
             continue
         point = points[ps[0]]
         overrides = {j.key: decl.overrides(j, point) for j in jobs if j.key in runs}
-        todo.append(
-            (ps, EvalTask(ref, result.quick, str(result.root), runs, str(path), overrides))
-        )
+        todo.append((ps, EvalTask(ref, result.quick, str(result.root), runs, str(path), overrides)))
     state = Progress(total=len(result.plan), skipped=len(result.plan) - len(todo))
     if on_progress is not None:
         on_progress("evaluation", state)
