@@ -40,8 +40,9 @@ KNOWN_DIFFERENCES = {
         "CIR 160 and 200/s (above ≈ 150), with FISP",
     ),
     # ICP and HR-ICP keep the 7-node bottlenecks busy (a window halved once per τ stays above
-    # the paths' BDP with the seed's bandwidth × 300 ms queues; no reading of ICP's unit or τ
-    # brings them near Table III: docs/schemes/icp.md)
+    # the paths' BDP with the seed's bandwidth × 300 ms queues); the claim map finds the factor
+    # only with ICP's window in segments and longer Fig. 12 delays, which contradict the
+    # baseline's gain (docs/schemes/icp.md)
     (
         "7-node topology (Table III)",
         "CHoPCoP's total over ICP's / HR-ICP's",
