@@ -209,13 +209,15 @@ def test_the_pcon_port_baseline_runs_with_its_threshold(rep):
     assert rows[(exp, gain.format("PCON"), cond)] != rows[(exp, gain.format("PCON (20 KB)"), cond)]
 
 
-def at_queue(scen: str, label: str, queue: str):
-    """One run of the reproduction's `label` in `scen` (quick tier) with every queue `queue`."""
+def at_queue(scen: str, label: str, queue: str, quick: bool = True, **more):
+    """One run of the reproduction's `label` in `scen` (quick tier unless `quick` is False)
+    with every queue `queue` and the overrides `more` (dotted keys with "__" for ".")."""
     from ndncc.experiments.common import scenario_root
     from ndncc.sweep import Job, run_job
 
-    ov = sieve.overrides(scen, sieve.variants()[label], quick=True)
+    ov = sieve.overrides(scen, sieve.variants()[label], quick=quick)
     ov["defaults.link.queue"] = queue
+    ov.update({k.replace("__", "."): v for k, v in more.items()})
     path = str(scenario_root() / "sieve" / sieve.SCENARIOS[scen])
     return run_job(Job(label, path, ov, keep=("series", "face_series", "delays")))
 
@@ -479,3 +481,83 @@ def test_the_seed_004_scenarios_ship_the_chosen_queue():
             "defaults.link.queue"] == sieve.QUEUE  # fmt: skip
     parity = [r for r in RUNS if r.scenario == "pcon/dumbbell.toml"]
     assert parity and all("defaults.link.queue" in r.overrides for r in parity)
+
+
+# ---- issue 27, item 4: two effects the docs show with measurements ---------------------------
+
+
+def test_lost_data_carry_no_marks_so_the_flow_that_loses_is_cut_less():
+    """The consumer as printed takes 1 off cwnd per marked Data and nothing per loss. With
+    100-packet queues in the dumbbell, C2's Data overflow its producer's own face:
+    both see the same share of marks on what arrives, and the flow that loses most gets most
+    (docs/schemes/sieve.md, "Lost Data carry no marks")."""
+    o = at_queue("dumbbell", "ndnSieve, th2 = 0.3", "100p", quick=False, trace__bin="1ms")
+    apps = {a["name"]: a for a in o.summary["apps"]}
+    s = o.frames["series"]
+    share = {}
+    for name, g in s.groupby("app_name"):
+        g = g.sort_values("time_s")
+        w = g["window"].to_numpy()
+        dw = np.diff(np.concatenate([[1.0], w]))
+        marks = float(((g["data"].to_numpy() - dw) / 2).sum())  # Δcwnd = unmarked − marked
+        share[name] = marks / apps[name]["data_received"]
+    assert abs(share["c1"] - share["c2"]) < 0.05, share
+    assert apps["c2"]["timeouts"] > 10 * apps["c1"]["timeouts"]
+    assert apps["c2"]["throughput_mbps"] > 3 * apps["c1"]["throughput_mbps"]
+    # C2's losses are at its producer's face: a queue whose drops carry no mark
+    p2 = [f for f in o.summary["faces"] if f["node"] == "P2" and f["peer"] == "R2"][0]
+    assert p2["drops"] > apps["c1"]["timeouts"] * 10
+
+
+def test_the_rto_below_the_loaded_rtt_re_asks_data_on_its_way():
+    """With the shipped queues nothing is dropped in the printed consumer's dumbbell, yet it
+    times out thousands of Interests: the RTO (SRTT + 4·RTTVAR, ≥ 200 ms) sits below the loaded
+    RTT, each re-send reaches the producer and its second Data crosses the bottleneck again
+    (docs/schemes/sieve.md, "The RTO floor below the loaded RTT")."""
+    o = at_queue("dumbbell", "ndnSieve, th2 = 0.3", sieve.QUEUE, quick=False)
+    faces = o.summary["faces"]
+    assert sum(f["drops"] for f in faces) == 0
+    used = sum(a["data_received"] for a in o.summary["apps"])
+    timeouts = sum(a["timeouts"] for a in o.summary["apps"])
+    carried = [f["out_data"] for f in faces if f["node"] == "R2" and f["peer"] == "R1"][0]
+    assert timeouts > 1000
+    assert carried - used > 0.25 * carried  # a quarter of the bottleneck's Data answered re-asks
+    d = o.frames["delays"]
+    again = d[d["transmissions"] > 1]
+    # answered long before a fresh round trip through the loaded queue: the original Data
+    assert again["last_delay_s"].median() < 0.5 * again["full_delay_s"].median()
+
+
+def fake_outcome(delays_ms: dict[str, float], mbps: float = 10.0, jain: float = 1.0):
+    """An Outcome with what sieve_rows reads: a 100 ms series, per-consumer delays, Jain."""
+    import pandas as pd
+    from ndncc.sweep import Outcome
+
+    t = np.round(np.arange(1, 101) * 0.1, 9)
+    series = pd.DataFrame({"time_s": t, "data_bytes": mbps * 1e6 / 8 * 0.1 * (1 + 0.01 * (t % 2))})
+    rows = [(n, (d + k) / 1e3) for n, d in delays_ms.items() for k in (0, 2)]
+    delays = pd.DataFrame(rows, columns=["app_name", "full_delay_s"])
+    return Outcome("x", {"fairness_jain": jain}, {"series": series, "delays": delays})
+
+
+def test_multipath_2s_delay_row_checks_consumers_1_and_2_only():
+    """Fig. 15: "the lowest delay in both consumer1 and consumer2" — consumer 3 is not part of
+    the claim (the row failed on it before)."""
+    from ndncc.experiments.sieve_rows import pcon_rows
+
+    res = {
+        sieve.key("multipath 2", "s"): fake_outcome({"c1": 50, "c2": 50, "c3": 200}),
+        sieve.key("multipath 2", "PCON"): fake_outcome({"c1": 80, "c2": 80, "c3": 80}),
+    }
+    rows = {r.metric: r for r in pcon_rows(res, "multipath 2", M2, "s", "PCON")}
+    assert rows["mean delay per consumer, ndnSieve / PCON"].within
+    res[sieve.key("multipath 2", "s")] = fake_outcome({"c1": 50, "c2": 90, "c3": 10})
+    rows = {r.metric: r for r in pcon_rows(res, "multipath 2", M2, "s", "PCON")}
+    assert not rows["mean delay per consumer, ndnSieve / PCON"].within
+    # the dumbbell's claim is about every consumer
+    res = {
+        sieve.key("dumbbell", "s"): fake_outcome({"c1": 50, "c2": 200}),
+        sieve.key("dumbbell", "PCON"): fake_outcome({"c1": 80, "c2": 80}),
+    }
+    rows = {r.metric: r for r in pcon_rows(res, "dumbbell", DB, "s", "PCON")}
+    assert not rows["mean delay per consumer, ndnSieve / PCON"].within
