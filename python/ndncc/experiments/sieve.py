@@ -57,7 +57,7 @@ STEADY_FROM_S = 3.0  # s: after the slowest start-up (a +1/window ramp from cwnd
 BIN_S = 0.1  # s, the trace bin
 # the queue capacity Q of every link (seed 004's Table 3, an image; the scenario files' value):
 # PCON (both baselines) and ndnSieve's +1-per-window consumers lose no Data in the three
-# scenarios from 800 to 2 000 packets and lose some at 750 and below, so Q sits inside that
+# scenarios from 800 to 3 000 packets and lose some at 750 and below, so Q sits inside that
 # range, as the paper's zero loss (Fig. 7, 12, 17) requires (docs/schemes/sieve.md, "Queue
 # capacity": the measurements)
 QUEUE = "1000p"

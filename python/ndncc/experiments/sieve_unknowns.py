@@ -121,7 +121,7 @@ def declaration() -> Declaration:
                 unit="p",
                 integer=True,
                 note="the queue capacity of every link (Table 3, an image), every run's; ours "
-                "(1 000) is inside the range, 800 to 2 000 measured, where PCON and ndnSieve's "
+                "(1 000) is inside the range, 800 to 3 000 measured, where PCON and ndnSieve's "
                 "+1/window consumers lose nothing in the three scenarios (docs/schemes/sieve.md)",
             ),
             initial_window(
