@@ -121,3 +121,94 @@ def figures(result, t0: float = 1.0) -> dict:
         "A": float(by.get("R2", 0.0)),
         "B": float(by.get("R3", 0.0)),
     }
+
+
+# ---- the grid of docs/schemes/pcon.md and sieve.md, "Off the paper's setups" ----------------
+# `python tests/off_paper_helpers.py pcon` (or `sieve`) prints the two tables (≈ 1 min of CPU).
+
+TWO_PATHS = [
+    (("10Mbps", "10Mbps"), ("10ms", "10ms")),
+    (("5Mbps", "15Mbps"), ("10ms", "10ms")),
+    (("15Mbps", "5Mbps"), ("10ms", "10ms")),
+    (("10Mbps", "10Mbps"), ("5ms", "20ms")),
+    (("10Mbps", "10Mbps"), ("20ms", "5ms")),
+]
+
+
+def _variants(scheme: str) -> list[tuple[str, object]]:
+    """(label, n -> overrides) of the scheme's two variants."""
+    if scheme == "pcon":
+        return [
+            ("NFD's rule", lambda n: {}),
+            ("`cap_half_queue`", lambda n: {"defaults.node.schemes.pcon.cap_half_queue": True}),
+        ]
+    return [
+        ("as printed", lambda n: {}),
+        ("`per_window`", lambda n: {f"apps[c{k}].per_window": True for k in range(1, n + 1)}),
+    ]
+
+
+def grid(scheme: str):
+    """Yields (kind, label, setup, figures) over the grid: dumbbells of 2 consumers at 5, 10,
+    50 Mbit/s with queues of 50, 200, 1000 packets and of 4 and 8 at 10 Mbit/s, 200 packets;
+    two paths with 1 and 4 consumers, queues of 50 and 200 packets. 6 s each. The second
+    PCON variant runs only where it can differ (queues under 88 packets)."""
+    import ndncc
+
+    for i, (label, over) in enumerate(_variants(scheme)):
+        db = [(2, bw, q) for bw in ("5Mbps", "10Mbps", "50Mbps") for q in ("50p", "200p", "1000p")]
+        db += [(4, "10Mbps", "200p"), (8, "10Mbps", "200p")]
+        for n, bw, q in db:
+            if scheme == "pcon" and i == 1 and q != "50p":
+                continue
+            s = dumbbell(scheme, n, bw, q, "6s").with_overrides(overrides=over(n))
+            yield "dumbbell", label, (n, bw, q), figures(ndncc.run(s))
+        for bw, delay in TWO_PATHS:
+            for n in (1, 4):
+                for q in ("50p", "200p"):
+                    if scheme == "pcon" and i == 1 and q != "50p":
+                        continue
+                    s = twopath(scheme, n, bw, delay, q, "6s").with_overrides(overrides=over(n))
+                    yield "twopath", label, (n, bw, delay, q), figures(ndncc.run(s))
+
+
+def _num(x: str) -> str:
+    return x.replace("Mbps", "").replace("ms", "").rstrip("p")
+
+
+def markdown(scheme: str) -> str:
+    db = [
+        "| variant | consumers | bottleneck (Mbit/s) | queue (packets) | per consumer (Mbit/s) "
+        "| total (Mbit/s) | smallest / fair share | Jain | drops | marks |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    tp = [
+        "| variant | consumers | capacity A : B (Mbit/s) | delay of R1's link A : B (ms) "
+        "| queue (packets) | path A (Mbit/s) | path B (Mbit/s) | total goodput (Mbit/s) "
+        "| smallest / fair share | Jain | drops | marks |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for kind, label, setup, f in grid(scheme):
+        thr = f["throughput"]
+        share = min(thr) / (f["total"] / len(thr)) if f["total"] else 0.0
+        tail = f"{share:.2f} | {f['jain']:.3f} | {f['drops']} | {f['marks']} |"
+        if kind == "dumbbell":
+            n, bw, q = setup
+            per = ", ".join(f"{x:.2f}" for x in thr)
+            db.append(
+                f"| {label} | {n} | {_num(bw)} | {_num(q)} | {per} | {f['total']:.2f} | {tail}"
+            )
+        else:
+            n, bw, delay, q = setup
+            tp.append(
+                f"| {label} | {n} | {_num(bw[0])} : {_num(bw[1])} | {_num(delay[0])} : "
+                f"{_num(delay[1])} | {_num(q)} | {f['A']:.2f} | {f['B']:.2f} | "
+                f"{f['total']:.2f} | {tail}"
+            )
+    return "\n".join(db) + "\n\n" + "\n".join(tp) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(markdown(sys.argv[1] if len(sys.argv) > 1 else "pcon"), end="")

@@ -50,3 +50,20 @@ def test_as_printed_the_window_does_not_restore_a_share():
     for n in (4, 8):
         f = figures(ndncc.run(dumbbell("sieve", n, "10Mbps", "200p", "6s")))
         assert min(f["throughput"]) < 0.5 * f["total"] / n and f["jain"] < 0.9, (n, f)
+
+
+def test_formula_3_does_not_keep_the_stronger_path_full():
+    # B (15 Mbit/s) above th1 is mild congestion, and an idle A (β = 0) has the lower metric:
+    # the prefix goes back to A every time, so B never runs near its capacity
+    s = per_window(twopath("sieve", 1, bw=("5Mbps", "15Mbps"), queue="200p"), 1)
+    f = figures(ndncc.run(s))
+    assert 5.0 < f["B"] < 0.8 * 15.0 and f["A"] > 0.5, f
+
+
+def test_delay_is_not_in_the_metric_and_the_longer_path_keeps_the_prefix():
+    # the same window fills the longer path less: β stays under th1 there, so the prefix stays
+    for delay, longer in ((("5ms", "20ms"), "B"), (("20ms", "5ms"), "A")):
+        s = per_window(twopath("sieve", 1, delay=delay, queue="200p"), 1)
+        f = figures(ndncc.run(s))
+        shorter = "A" if longer == "B" else "B"
+        assert f[longer] > 3 * f[shorter], (delay, f)
