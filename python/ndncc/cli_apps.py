@@ -11,7 +11,7 @@ import os
 import time
 from pathlib import Path
 
-from .cli import EXIT_OK, InputError, _console
+from .cli_common import EXIT_OK, InputError, _console
 
 DEFAULT_TRANSPORT = "unix:///run/nfd/nfd.sock"
 

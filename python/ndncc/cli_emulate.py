@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli import EXIT_OK, InputError, _console, _output_dir, _parse_set
+from .cli_common import EXIT_OK, InputError, _console, _output_dir, _parse_set
 
 
 def cmd_emulate(args: argparse.Namespace) -> int:
