@@ -231,3 +231,84 @@ def test_the_report_shows_the_relative_difference_in_percent():
     assert "| Data received | count | 800 | 900 | +12.5 % |" in text
     assert by_key["timeouts"]["relative_difference"] is None
     assert "| timeouts | count | 0 | 3 | — |" in text
+
+
+def test_queue_drops_are_named_per_face_as_the_simulator_names_them(tmp_path):
+    """The daemons' per-face counters → summary ``faces`` (node, peer by the face's URI; an
+    app's face has no peer), the report's per-face drops beside the simulator's, and the line
+    ``ndncc emulate`` prints."""
+    from ndncc.emulate.collect import drops_text, face_entries
+    from ndncc.emulate.compare import face_rows, markdown
+
+    sc = linear()
+    spec = sc.resolve()
+    nodes = plan_nodes(spec, sc.routes(), loopback(4), tmp_path)
+
+    def face(uri, drops, after_close=0, marks=0):
+        return {
+            "id": 256,
+            "uri": uri,
+            "queue": "100p",
+            "drops": drops,
+            "drop_bytes": drops * 1250,
+            "after_close": after_close,
+            "marks": marks,
+            "max_queue_packets": 100,
+            "max_queue_bytes": 125000,
+        }
+
+    counters = [
+        {"faces": [face("udp4://127.0.0.1:7001", 0), face(None, 0, after_close=7)]},  # C
+        None,  # R1 printed no report
+        {"faces": [face("udp4://127.0.0.1:7001", 40, marks=3), face("udp4://127.0.0.1:7003", 0)]},
+        {"faces": [face("udp4://127.0.0.1:7002", 2)]},  # P
+    ]
+    faces = face_entries(spec, nodes, counters)
+    assert [(f["node"], f["peer"], f["link"], f["drops"]) for f in faces] == [
+        ("C", "R1", 0, 0),
+        ("C", None, None, 0),
+        ("R2", "R1", 1, 40),
+        ("R2", "P", 2, 0),
+        ("P", "R2", 2, 2),
+    ]
+    assert faces[1]["after_close"] == 7 and faces[2]["drop_bytes"] == 50000
+    real = {"faces": faces}
+    assert drops_text(real) == (
+        "queue drops: R2 → R1: 40 packets (50000 B); P → R2: 2 packets (2500 B)"
+    )
+    assert drops_text({"faces": [faces[0]]}) == "queue drops: none"
+    sim = {"faces": [{"node": "R2", "peer": "R1", "drops": 35, "drop_bytes": 1, "marks": 0}]}
+    rows = face_rows(sim, real)
+    assert [(r["face"], r["sim_drops"], r["real_drops"], r["real_marks"]) for r in rows] == [
+        ("P → R2", None, 2, 0),
+        ("R2 → R1", 35, 40, 3),
+        ("all faces", 35, 42, 3),
+    ]
+    head = {
+        "scenario": "s",
+        "mode": "loopback",
+        "mode_reason": "asked for",
+        "wall_time_s": 1.0,
+        "load_average_before": 0.0,
+        "load_average_after": 0.0,
+        "cpu_count": 2,
+        "source": "s.toml",
+        "scenario_hash": "0" * 64,
+        "consumer_start_lag_s": {"c1": 0.0, "c2": 0.0123},
+    }
+    text = markdown([], sim, {**real, **head})
+    assert "| R2 → R1 | 35 | 40 | 0 | 3 |" in text
+    assert "c1 0.0 ms, c2 12.3 ms" in text
+
+
+def test_consumer_start_lags_are_measured_against_their_schedule():
+    from ndncc.emulate.collect import start_lags
+
+    spec = {"apps": [{"name": "c1", "start_ns": 0}, {"name": "c2", "start_ns": 2_000_000_000}]}
+    apps = [
+        {"name": "c1", "started_unix_s": 1000.25},
+        {"name": "c2", "started_unix_s": 1002.0},  # 2 s later, as scheduled, minus 0.25 s
+    ]
+    assert start_lags(spec, apps) == {"c1": 0.25, "c2": 0.0}
+    assert start_lags(spec, [{"name": "c1", "started_unix_s": None}]) is None
+    assert start_lags(spec, []) is None

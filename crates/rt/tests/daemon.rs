@@ -243,6 +243,64 @@ fn a_byte_queue_drops_at_its_byte_bound_and_faces_list_counts_the_drops() {
     assert_eq!(others, 0, "{faces:?}");
 }
 
+/// Data for a consumer that left are counted on its closed face apart from its queue's drops
+/// (`after_close`), so that a report of queue drops shows only what a queue refused.
+#[test]
+fn data_sent_to_a_closed_face_are_not_counted_as_its_queue_drops() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let mut a = connect(r.tcp);
+    for i in 0..3u32 {
+        a.write_all(&interest(&format!("/p/gone/seg={i}"), 70 + i))
+            .unwrap();
+    }
+    let mut f = read_frame(&mut prod, &mut pbuf).unwrap();
+    let a_id = {
+        let mut m = connect(r.tcp);
+        let faces = faces_list(&mut m, &mut Vec::new(), 902);
+        assert_eq!(faces.len(), 3, "producer, a, this one: {faces:?}");
+        faces[1].face_id
+    };
+    drop(a);
+    // wait until the daemon has closed a's face
+    for k in 0.. {
+        let mut m = connect(r.tcp);
+        if faces_list(&mut m, &mut Vec::new(), 903 + k)
+            .iter()
+            .all(|x| x.face_id != a_id)
+        {
+            break;
+        }
+        assert!(k < 100, "a's face is still open");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for k in 0..3 {
+        let Some(NetPacket::Interest(i)) = Frame::decode(&f).unwrap().net else {
+            panic!("an Interest upstream")
+        };
+        prod.write_all(&Data::new(i.name.to_owned(), vec![1u8; 100]).encode())
+            .unwrap();
+        if k < 2 {
+            f = read_frame(&mut prod, &mut pbuf).unwrap();
+        }
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let d = r.finish();
+    let report: serde_json::Value = serde_json::from_str(&d.report()).unwrap();
+    let face = report["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == a_id)
+        .unwrap()
+        .clone();
+    assert_eq!(face["queue"], "closed");
+    assert_eq!(
+        (face["drops"].clone(), face["after_close"].clone()),
+        (0.into(), 3.into())
+    );
+}
+
 /// One Interest read from a test's UDP "producer" within `wait`: (its name, its PitToken, the
 /// daemon's address).
 fn udp_interest(

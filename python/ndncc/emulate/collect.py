@@ -11,8 +11,9 @@ delays, ``max_burst``, ``delivery_ratio``, face series.
 ``faces``: one entry per daemon face, as the simulator's ``summary["faces"]`` names them
 (``node``, ``peer`` — the node at the link's other end, None for an app's face — ``drops``,
 ``drop_bytes``, ``marks``, ``max_queue_pkts``, ``max_queue_bytes``), plus ``link`` (the
-scenario's link index) and ``queue`` (its capacity): where the Data a producer sent and a
-consumer never got were dropped by an emulated queue.
+scenario's link index), ``queue`` (its capacity) and ``after_close`` (packets sent to the face
+after it closed: Data for a consumer that had exited, not queue drops): where the Data a
+producer sent and a consumer never got were dropped by an emulated queue.
 """
 
 from __future__ import annotations
@@ -71,7 +72,21 @@ def _consumer_entry(spec: dict, a: dict, r: dict) -> dict:
         "dropped": r["dropped"],
         "elapsed_s": r["elapsed_s"],
         "interrupted": r.get("interrupted", False),
+        "started_unix_s": r.get("started_unix_s"),
     }
+
+
+def start_lags(spec: dict, apps: list[dict]) -> dict[str, float] | None:
+    """Each consumer's start, s, after the one that started first, minus the gap the scenario
+    schedules between them (0 for all: they started exactly on schedule relative to each
+    other; the simulator's are). None without a start time from every consumer. A fraction
+    of a RTT of lag decides how two window consumers share a bottleneck (docs/realtime.md)."""
+    sched = {a["name"]: a.get("start_ns", 0) / 1e9 for a in spec["apps"]}
+    if not apps or any(a.get("started_unix_s") is None for a in apps):
+        return None
+    offset = {a["name"]: a["started_unix_s"] - sched[a["name"]] for a in apps}
+    first = min(offset.values())
+    return {name: round(t - first, 6) for name, t in offset.items()}
 
 
 SERIES_COLUMNS = [
@@ -139,6 +154,7 @@ def face_entries(spec: dict, nodes: list, counters: list[dict | None]) -> list[d
                     "queue": f["queue"],
                     "drops": f["drops"],
                     "drop_bytes": f["drop_bytes"],
+                    "after_close": f.get("after_close", 0),
                     "marks": f.get("marks", 0),
                     "max_queue_pkts": f["max_queue_packets"],
                     "max_queue_bytes": f["max_queue_bytes"],
@@ -202,6 +218,7 @@ def collect(
         "producers": prods,
         "nodes": {n.name: c for n, c in zip(nodes, counters, strict=True)},
         "faces": face_entries(spec, nodes, counters),
+        "consumer_start_lag_s": start_lags(spec, apps),
         "ndncc_version": __version__,
         "git_commit": git_commit(),
         "scenario_hash": spec_hash(spec),

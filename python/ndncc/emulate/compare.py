@@ -151,6 +151,14 @@ def _percent(rel: float | None) -> str:
     return "—" if rel is None else f"{rel * 100:+.1f} %"
 
 
+def _lags(real: dict) -> str:
+    """Each consumer's start lag behind the first one's schedule, ms ("—" when unmeasured)."""
+    lags = real.get("consumer_start_lag_s")
+    if not lags:
+        return "—"
+    return ", ".join(f"{name} {lag * 1e3:.1f} ms" for name, lag in sorted(lags.items()))
+
+
 def markdown(table: list[dict], sim: dict, real: dict) -> str:
     lines = [
         f"# {real['scenario']}: simulator vs real (`ndncc emulate`)",
@@ -161,6 +169,7 @@ def markdown(table: list[dict], sim: dict, real: dict) -> str:
         f"({real['cpu_count']} CPUs)",
         f"* scenario: `{real['source']}`, hash `{real['scenario_hash'][:12]}`, commit "
         f"`{real.get('git_commit')}`",
+        f"* consumers' start lag (real; the simulator's is 0): {_lags(real)}",
         '* relative difference = (real − sim) / sim; "Data × scenario size" counts each Data '
         'at the scenario\'s size (payload + data_overhead) in both runs, "wire bytes" counts '
         "the real Data's NDN wire size (name, MetaInfo, signature) against the simulator's "

@@ -116,6 +116,10 @@ impl Daemon {
                 self.udp_faces.remove(remote);
             }
         }
+        if let Some(c) = self.fwd.core.faces.get(id.0 as usize) {
+            let at_close = (c.counters.drops, c.counters.drop_bytes);
+            self.closed_drops.insert(id, at_close);
+        }
         self.fwd.close_face(id);
         self.rib.retain(|r| r.face != id);
         self.backlog.retain(|&b| b != id);
@@ -677,9 +681,11 @@ impl Daemon {
 
     /// Each face's emulated queue and what it dropped, for the stop report: `id` (as on the
     /// wire), `uri` (null once the face closed: its counters stay), `queue` ("100p",
-    /// "1500000B", or "closed"), `drops` and `drop_bytes` (packets its transmit queue refused: overflow, a
-    /// scheme's queue discipline, or sent after the face closed), `marks` (Data marked on the
-    /// way out), `max_queue_packets` and `max_queue_bytes` (the longest the queue was).
+    /// "1500000B", or "closed"), `drops` and `drop_bytes` (packets its transmit queue refused
+    /// while the face was open: overflow or a scheme's queue discipline), `after_close` (packets
+    /// sent to it after it closed, e.g. Data for a consumer that has exited), `marks` (Data
+    /// marked on the way out), `max_queue_packets` and `max_queue_bytes` (the longest the queue
+    /// was).
     pub fn faces_report(&self) -> serde_json::Value {
         let faces: Vec<_> = self
             .fwd
@@ -689,6 +695,12 @@ impl Daemon {
             .enumerate()
             .map(|(i, c)| {
                 let open = self.faces.get(i).and_then(Option::as_ref);
+                let total = (c.counters.drops, c.counters.drop_bytes);
+                let (drops, drop_bytes) = self
+                    .closed_drops
+                    .get(&FaceId(i as u32))
+                    .copied()
+                    .unwrap_or(total);
                 serde_json::json!({
                     "id": i as u64 + super::FACE_ID_OFFSET,
                     "uri": open.map(|f| f.uri.clone()),
@@ -697,8 +709,9 @@ impl Daemon {
                         (_, QueueLimit::Packets(n)) => format!("{n}p"),
                         (_, QueueLimit::Bytes(b)) => format!("{b}B"),
                     },
-                    "drops": c.counters.drops,
-                    "drop_bytes": c.counters.drop_bytes,
+                    "drops": drops,
+                    "drop_bytes": drop_bytes,
+                    "after_close": total.0 - drops,
                     "marks": c.counters.marks,
                     "max_queue_packets": c.max_pkts,
                     "max_queue_bytes": c.max_bytes,

@@ -115,6 +115,9 @@ pub struct Daemon {
     /// The strategy set for `/` (its name, for strategy-choice/list).
     pub strategy: String,
     faces: Vec<Option<DFace>>,
+    /// Queue drops (packets, bytes) of each closed face when it closed: the core counts what
+    /// is sent to a closed face as its queue's drops, reported apart.
+    closed_drops: FxHashMap<FaceId, (u64, u64)>,
     udp_faces: FxHashMap<SocketAddr, FaceId>,
     udp: Vec<UdpSocket>,
     /// The UDP receive buffer, reused.
@@ -181,6 +184,7 @@ impl Daemon {
             rib: Vec::new(),
             strategy: cfg.forwarder.strategy.clone(),
             faces: Vec::new(),
+            closed_drops: FxHashMap::default(),
             udp_faces: FxHashMap::default(),
             udp: Vec::new(),
             udp_buf: Vec::new(),
