@@ -472,8 +472,8 @@ mod tests {
         f.encode_to(&mut buf);
         assert_eq!(decode_faces(&buf), Ok(vec![f.clone(), f.clone()]));
         // the ndnccd counters are non-critical (even types), so NFD's clients skip them
-        assert!(NDNCC_N_QUEUE_DROPS % 2 == 0 && NDNCC_N_QUEUE_DROP_BYTES % 2 == 0);
         assert!(!tlv::is_critical(NDNCC_N_QUEUE_DROPS));
+        assert!(!tlv::is_critical(NDNCC_N_QUEUE_DROP_BYTES));
         // No FaceId.
         assert!(decode_faces(&[0x80, 4, 0x72, 0, 0x81, 0]).is_err());
     }
