@@ -3,10 +3,12 @@ processes. Pure functions (no process, no socket): unit-tested on their own.
 
 Each link ``a``–``b`` becomes a UDP face at ``a`` towards ``b`` and one at ``b`` towards
 ``a``; each face emulates its outgoing direction with the link's bandwidth, one-way delay and
-that direction's queue (``queue_ab`` at ``a``, ``queue_ba`` at ``b``), as the simulator puts
-the a→b queue in a's face. Routes are the simulator's FIB entries on net faces
-(:meth:`ndncc.scenario.Scenario.routes`: static ``[[routes]]`` and the computed shortest
-paths), each mapped to the face of its link at its node. Apps reach their node's daemon over
+that direction's queue (``queue_ab`` at ``a``, ``queue_ba`` at ``b``, in packets or in bytes
+as the scenario writes it), as the simulator puts the a→b queue in a's face. The strategies and
+router schemes accepted are the ones ``ndnccd`` loads (:func:`daemon_modules`). Routes are
+the simulator's FIB entries on net faces (:meth:`ndncc.scenario.Scenario.routes`: static
+``[[routes]]`` and the computed shortest paths), each mapped to the face of its link at its
+node. Apps reach their node's daemon over
 a Unix socket; producers register their prefix there as real apps do.
 """
 
