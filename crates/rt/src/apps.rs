@@ -898,6 +898,66 @@ mod tests {
         }
     }
 
+    /// A fake forwarder without routes: answers every Interest with a Nack(NoRoute) at once,
+    /// while a window of 4 with a 200 ms lifetime runs for 600 ms of wall time. The NoRoute
+    /// rule holds each Nacked Interest to its deadline: at most 4 Interests per 200 ms, i.e.
+    /// 16 by 600 ms (the at-once rule sent one per Nack round trip, thousands).
+    #[test]
+    fn a_window_facing_noroute_sends_a_bounded_number() {
+        let dir = std::env::temp_dir().join(format!("ndncc-apps-nr-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fw.sock");
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).unwrap();
+        let fake = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut interests = 0u64;
+            let mut byte = [0u8; 1];
+            let mut buf = Vec::new();
+            // until the consumer closes the socket
+            while s.read_exact(&mut byte).is_ok() {
+                buf.push(byte[0]);
+                let Ok(Some(len)) = ndncc_wire::packet::element_len(&buf, 1 << 16) else {
+                    continue;
+                };
+                let mut rest = vec![0; len - buf.len()];
+                s.read_exact(&mut rest).unwrap();
+                buf.extend(rest);
+                interests += 1;
+                let nack = LpPacket {
+                    nack: Some(ndncc_wire::lp::Nack {
+                        reason: Some(ndncc_wire::lp::NackReason::NoRoute),
+                    }),
+                    ..LpPacket::wrap(std::mem::take(&mut buf))
+                };
+                if s.write_all(&nack.encode().unwrap()).is_err() {
+                    break;
+                }
+            }
+            interests
+        });
+        let spec = consumer_spec(
+            r#"{"prefix": "/fake/nr", "controller": {"type": "fixed_window", "window": 4},
+                "lifetime_ns": 200000000, "retx_on_nack": true}"#,
+        );
+        let ep = Endpoint::Unix(path);
+        let mut app =
+            ConsumerApp::new(&ep, &spec, 40, Some(Duration::from_millis(600)), 1).unwrap();
+        while !app.step(std::time::Duration::from_millis(100)).unwrap() {}
+        let r = app.report();
+        drop(app);
+        let received = fake.join().unwrap();
+        assert_eq!(received, r.wire_interests);
+        assert!(r.nacks >= 4, "{r:?}");
+        assert_eq!((r.timeouts, r.data_received), (0, 0), "{r:?}");
+        assert!(
+            r.interests_sent <= 16,
+            "{} Interests in 600 ms",
+            r.interests_sent
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// A refused registration is an error that names the status.
     #[test]
     fn refused_registration_is_reported() {
