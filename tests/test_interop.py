@@ -139,6 +139,34 @@ def test_a_rerun_through_ndnd_gets_all_its_data(ndnd):
         assert (r["data_received"], r["timeouts"], r["nacks"]) == (n, 0, 0), r
 
 
+def test_two_consumers_of_the_same_names_through_ndnccd_get_no_loop_nacks(ndnccd):
+    """Two consumers with the same arguments at once on the same names through ndnccd: their
+    Interests meet in its PIT with different Nonces (drawn from the OS), so both get every Data
+    and neither gets a Nack(Duplicate) (with the seed's Nonces the second was taken for a loop)."""
+    import threading
+
+    prefix = "/ndncc/interop/twins"
+    # a 20 ms answer: the two consumers' Interests for a name meet in the PIT
+    t, box = producer_thread(ndnccd.unix, prefix, 6.0, payload="300B", processing_delay="20ms")
+    _wait_registered(ndnccd, prefix)
+    n, reports = 200, [None, None]
+
+    def consume(k: int) -> None:
+        reports[k] = _consume(
+            ndnccd.unix, prefix, 3.0, controller="fixed-window", window=16, max_seq=n
+        )
+
+    threads = [threading.Thread(target=consume, args=(k,)) for k in range(2)]
+    for c in threads:
+        c.start()
+    for c in threads:
+        c.join()
+    t.join()
+    assert "error" not in box, box.get("error")
+    for r in reports:
+        assert (r["data_received"], r["nacks"], r["timeouts"]) == (n, 0, 0), r
+
+
 def test_a_chunked_consumer_fetches_through_ndnd(ndnd):
     """A chunked consumer (8 segments per chunk, a window of 4 chunks) asks each segment by
     name (<prefix>/seg=chunk*8+offset), so ndnd carries every request and every Data; every
