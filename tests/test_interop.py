@@ -121,6 +121,101 @@ def _exchange_through(fw, kind: str) -> None:
     assert fw.alive()
 
 
+def test_a_rerun_through_ndnd_gets_all_its_data(ndnd):
+    """Two runs of the consumer with the same arguments (the same seed) through ndnd both get
+    every Data: their Nonces come from the OS, so ndnd's dead-nonce list does not take the
+    rerun's Interests for loops (with the seed's Nonces the rerun got none)."""
+    prefix = "/ndncc/interop/rerun"
+    t, box = producer_thread(ndnd.unix, prefix, 7.0, payload="300B")
+    _wait_registered(ndnd, prefix)
+    n = 200
+    runs = [
+        _consume(ndnd.unix, prefix, 2.5, controller="fixed-window", window=16, max_seq=n)
+        for _ in range(2)
+    ]
+    t.join()
+    assert "error" not in box, box.get("error")
+    for r in runs:
+        assert (r["data_received"], r["timeouts"], r["nacks"]) == (n, 0, 0), r
+
+
+def test_two_consumers_of_the_same_names_through_ndnccd_get_no_loop_nacks(ndnccd):
+    """Two consumers with the same arguments at once on the same names through ndnccd: their
+    Interests meet in its PIT with different Nonces (drawn from the OS), so both get every Data
+    and neither gets a Nack(Duplicate) (with the seed's Nonces the second was taken for a loop)."""
+    import threading
+
+    prefix = "/ndncc/interop/twins"
+    # a 20 ms answer: the two consumers' Interests for a name meet in the PIT
+    t, box = producer_thread(ndnccd.unix, prefix, 6.0, payload="300B", processing_delay="20ms")
+    _wait_registered(ndnccd, prefix)
+    n, reports = 200, [None, None]
+
+    def consume(k: int) -> None:
+        reports[k] = _consume(
+            ndnccd.unix, prefix, 3.0, controller="fixed-window", window=16, max_seq=n
+        )
+
+    threads = [threading.Thread(target=consume, args=(k,)) for k in range(2)]
+    for c in threads:
+        c.start()
+    for c in threads:
+        c.join()
+    t.join()
+    assert "error" not in box, box.get("error")
+    for r in reports:
+        assert (r["data_received"], r["nacks"], r["timeouts"]) == (n, 0, 0), r
+
+
+def test_a_chunked_consumer_fetches_through_ndnd(ndnd):
+    """A chunked consumer (8 segments per chunk, a window of 4 chunks) asks each segment by
+    name (<prefix>/seg=chunk*8+offset), so ndnd carries every request and every Data; every
+    chunk completes. (Asked as one Interest per chunk in our own LpPacket header, ndnd dropped
+    the header and the consumer got nothing.)"""
+    prefix = "/ndncc/interop/chunks"
+    t, box = producer_thread(ndnd.unix, prefix, 4.0, payload="500B")
+    _wait_registered(ndnd, prefix)
+    chunks, n = 20, 8
+    r = _consume(
+        ndnd.unix,
+        prefix,
+        3.0,
+        controller="fixed-window",
+        window=4,
+        max_seq=chunks,
+        chunk_segments=n,
+        lifetime="1s",
+    )
+    t.join()
+    assert "error" not in box, box.get("error")
+    assert r["data_received"] == chunks * n, r
+    assert (r["interests_sent"], r["wire_interests"]) == (chunks, chunks * n), r
+    assert (r["given_up"], r["timeouts"], r["late_data"]) == (0, 0, 0), r
+    assert r["dropped"] == {"malformed": 0, "unexpected": 0}
+    assert box["report"]["data_sent"] == chunks * n
+
+
+def test_a_window_facing_noroute_through_ndnccd_is_bounded(ndnccd):
+    """No route for the prefix: ndnccd answers every Interest with Nack(NoRoute). The NoRoute
+    rule holds each Nacked Interest in flight to its deadline (the 500 ms lifetime), so a window
+    of 8 sends at most 8 Interests per 500 ms — not one per Nack round trip (hundreds of
+    thousands per second before)."""
+    duration_s, lifetime_s, w = 2.0, 0.5, 8
+    r = _consume(
+        ndnccd.unix,
+        "/ndncc/interop/noroute",
+        duration_s,
+        controller="fixed-window",
+        window=w,
+        lifetime=f"{lifetime_s}s",
+        retransmit="nack",
+    )
+    assert r["nacks"] >= w, r
+    assert r["timeouts"] == 0 and r["data_received"] == 0, r
+    bound = w * (duration_s / lifetime_s + 1)
+    assert r["interests_sent"] <= bound, r
+
+
 PYNDN_PRODUCER = textwrap.dedent(
     """
     import sys

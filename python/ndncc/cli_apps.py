@@ -150,6 +150,7 @@ def cmd_consumer(args: argparse.Namespace) -> int:
         seed=args.seed,
         stop_s=stop,
         bin_s=bin_s,
+        chunk_requests=args.chunk_requests,
     )
     report["started_unix_s"] = started
     _print_report(args, f"consumer {prefix} via {args.forwarder}", report)
@@ -208,15 +209,27 @@ def add_commands(sub) -> None:
         "consumer",
         help="fetch Data through a real forwarder with any controller and sending engine",
         description="The simulator's consumer on the OS clock: asks <prefix>/seq=N through the "
-        "forwarder. Settings are a scenario's [[apps]] consumer keys (controller=..., "
+        "forwarder, with Nonces drawn from the OS (--seed seeds the controller and engine, not "
+        "the Nonces). Settings are a scenario's [[apps]] consumer keys (controller=..., "
         "engine=..., max_seq=...). Without --duration and max_seq it runs until Ctrl-C.",
     )
     _add_app_flags(c, "controller=constant-rate rate=500 engine=rmc, or controller=icp")
-    c.add_argument("--seed", type=int, default=1, help="seed of its random streams")
+    c.add_argument(
+        "--seed", type=int, default=1, help="seed of its random streams (not of its Nonces)"
+    )
     c.add_argument(
         "--stop", help="stop sending then (e.g. 10s) and keep receiving until --duration"
     )
     c.add_argument("--bin", help="record a per-bin series of this width (e.g. 100ms)")
+    c.add_argument(
+        "--chunk-requests",
+        choices=["names", "lp"],
+        default="names",
+        help="chunked consumers (chunk_segments=N): 'names' asks each segment as its own "
+        "Interest <prefix>/seg=chunk*N+offset, which any forwarder carries (default); 'lp' "
+        "asks a whole chunk with one Interest in this project's LpPacket header, which only "
+        "ndnccd carries (the simulator's one Interest per chunk)",
+    )
     c.set_defaults(func=cmd_consumer)
     p = sub.add_parser(
         "producer",

@@ -54,9 +54,10 @@ fn with_interrupted<T: serde::Serialize>(report: &T, interrupted: bool) -> PyRes
 /// Runs a consumer (`spec_json`: a resolved `[[apps]]` consumer, crates/sim/src/spec.rs
 /// `ConsumerSpec`) against the forwarder at `endpoint`; returns its report as JSON.
 /// `stop_s`: stop sending then and keep receiving until `duration_s`; `bin_s`: record the
-/// per-bin series (`ndncc_rt::app_series`) in the report.
+/// per-bin series (`ndncc_rt::app_series`) in the report; `chunk_requests`: `names` or `lp`
+/// (`ndncc_rt::app_wire::ChunkWire`).
 #[pyfunction]
-#[pyo3(signature = (endpoint, spec_json, interest_size=40, duration_s=None, seed=1, stop_s=None, bin_s=None))]
+#[pyo3(signature = (endpoint, spec_json, interest_size=40, duration_s=None, seed=1, stop_s=None, bin_s=None, chunk_requests="names"))]
 #[allow(clippy::too_many_arguments)]
 pub fn rt_consumer(
     py: Python<'_>,
@@ -67,6 +68,7 @@ pub fn rt_consumer(
     seed: u64,
     stop_s: Option<f64>,
     bin_s: Option<f64>,
+    chunk_requests: &str,
 ) -> PyResult<String> {
     let ep = self::endpoint(endpoint)?;
     let spec: ConsumerSpec = serde_json::from_str(spec_json)
@@ -75,6 +77,7 @@ pub fn rt_consumer(
     let opts = ConsumerOptions {
         stop_sending: duration("stop", stop_s)?,
         series_bin: duration("bin", bin_s)?,
+        chunk_wire: chunk_requests.parse().map_err(PyValueError::new_err)?,
     };
     let mut app = py
         .detach(|| ConsumerApp::with_options(&ep, &spec, interest_size, d, seed, opts))

@@ -6,6 +6,13 @@
 //! number (`seg=<n>`), and replies with the Interest's exact name. Hop-by-hop signals travel in
 //! LpPacket headers: CongestionMark (NDNLPv2) and this project's own (rate stamp, segment info,
 //! traffic class, chunk request, hop count; see `ndncc_wire::lp`).
+//!
+//! Chunk requests ([`ChunkWire`]): by default each segment a chunk Interest asks for goes as
+//! its own Interest, `<prefix>/seg=<chunk × N + offset>` (N segments per chunk), answered by one
+//! Data of that name — plain NDN that any forwarder carries (ndnd drops our LpPacket headers,
+//! and its PIT lets one Data answer one Interest). [`ChunkWire::Lp`] keeps the model's one
+//! Interest per chunk, `<prefix>/seq=<chunk>` with a ChunkRequest header, answered by N Data
+//! carrying SegmentInfo headers: only ndnccd carries it (what `ndncc emulate` runs).
 
 use crate::boundary::convert::{data_ext_to_core, interest_ext, interest_ext_to_core};
 use ndncc_core::{Data, Duration, Instant, Interest, Nack, NackReason, NameId, NameTable};
@@ -43,6 +50,17 @@ impl AppNames {
         self.prefix.clone().with(Component::sequence_num(seq))
     }
 
+    /// `<prefix>/seg=<n>`.
+    pub fn segment_name(&self, seg: u64) -> Name {
+        self.prefix.clone().with(Component::segment(seg))
+    }
+
+    /// The segment number of `<prefix>/seg=<n>`, `None` for any other name.
+    pub fn segment_of(&self, name: &NameView<'_>) -> Option<u64> {
+        self.seq_of(name)?;
+        name.last()?.number_of(tt::SEGMENT_NAME_COMPONENT)
+    }
+
     /// The number of `<prefix>/<seq=n | seg=n>`, `None` for any other name.
     pub fn seq_of(&self, name: &NameView<'_>) -> Option<u64> {
         let n = self.prefix.len();
@@ -69,14 +87,84 @@ pub fn ms(d: Duration) -> u64 {
     d.0.div_ceil(1_000_000)
 }
 
+/// How a chunked consumer's chunk Interests go on the wire (module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChunkWire {
+    /// One Interest per segment asked for, `<prefix>/seg=<chunk × N + offset>`: any forwarder.
+    #[default]
+    Names,
+    /// One Interest per chunk with a ChunkRequest LpPacket header: ndnccd only.
+    Lp,
+}
+
+impl std::str::FromStr for ChunkWire {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "names" => Ok(ChunkWire::Names),
+            "lp" => Ok(ChunkWire::Lp),
+            _ => Err(format!(
+                "chunk requests '{s}': 'names' (one Interest per segment, any forwarder) or \
+                 'lp' (one Interest per chunk in an LpPacket header, ndnccd only)"
+            )),
+        }
+    }
+}
+
+/// The segment number of `offset` in chunk `chunk` of `n` segments: chunk × n + offset.
+pub fn segment_number(chunk: u64, n: u32, offset: u32) -> Option<u64> {
+    chunk
+        .checked_mul(u64::from(n))?
+        .checked_add(u64::from(offset))
+}
+
+/// The wire Interests of a core Interest, each with a Nonce from `nonce`: one, or for a chunk
+/// Interest with [`ChunkWire::Names`] one per segment it asks for, in offset order.
+pub fn interests_to_wire(
+    names: &AppNames,
+    i: &Interest,
+    chunks: ChunkWire,
+    mut nonce: impl FnMut() -> u32,
+) -> Result<Vec<Vec<u8>>, String> {
+    let (Some(chunk), ChunkWire::Names) = (i.ext.chunk(), chunks) else {
+        return Ok(vec![interest_to_wire(
+            names,
+            &Interest {
+                nonce: nonce(),
+                ..*i
+            },
+        )?]);
+    };
+    let seq = i
+        .name
+        .seq
+        .ok_or("an app Interest without a sequence number")?;
+    let mut one = *i;
+    one.ext.set_chunk(None);
+    chunk
+        .offsets()
+        .map(|k| {
+            let seg = segment_number(seq, chunk.segments, k)
+                .ok_or_else(|| format!("chunk {seq}: its segment numbers pass 2^64"))?;
+            one.nonce = nonce();
+            wire_interest(names.segment_name(seg), &one)
+        })
+        .collect()
+}
+
 /// A core Interest as bytes: bare, or in an LpPacket when it carries extension fields.
 pub fn interest_to_wire(names: &AppNames, i: &Interest) -> Result<Vec<u8>, String> {
     let seq = i
         .name
         .seq
         .ok_or("an app Interest without a sequence number")?;
+    wire_interest(names.wire_name(seq), i)
+}
+
+/// `i` under the wire name `name`: bare, or in an LpPacket when it carries extension fields.
+fn wire_interest(name: Name, i: &Interest) -> Result<Vec<u8>, String> {
     let w = ndncc_wire::Interest {
-        name: names.wire_name(seq),
+        name,
         can_be_prefix: i.can_be_prefix,
         must_be_fresh: i.must_be_fresh,
         nonce: Some(i.nonce),
@@ -117,15 +205,26 @@ pub fn interest_from_wire(
     Some(core)
 }
 
-/// The core Data for a wire Data under the prefix (`None` for other names).
+/// The core Data for a wire Data under the prefix (`None` for other names). For a consumer of
+/// chunks of `chunk_segments` N, a Data named `<prefix>/seg=<s>` is segment s mod N of chunk
+/// ⌊s / N⌋ ([`ChunkWire::Names`]), whatever its SegmentInfo header says.
 pub fn data_from_wire(
     names: &AppNames,
     d: &ndncc_wire::DataView<'_>,
     lp: Option<&LpPacketView<'_>>,
     now: Instant,
+    chunk_segments: Option<u32>,
 ) -> Option<Data> {
-    let seq = names.seq_of(&d.name)?;
-    let ext = data_ext_to_core(lp);
+    let mut seq = names.seq_of(&d.name)?;
+    let mut ext = data_ext_to_core(lp);
+    if let (Some(n), Some(s)) = (chunk_segments.filter(|&n| n > 0), names.segment_of(&d.name)) {
+        let n64 = u64::from(n);
+        seq = s / n64;
+        ext.segment = Some(ndncc_core::packet::SegmentInfo {
+            index: (s % n64) as u32,
+            count: n,
+        });
+    }
     Some(Data {
         name: ndncc_core::Name::new(names.prefix_id, seq),
         payload: d.content.map_or(0, <[u8]>::len) as u32,
@@ -136,14 +235,19 @@ pub fn data_from_wire(
     })
 }
 
-/// The core Nack for a wire Nack (an LpPacket with a Nack header around our Interest).
+/// The core Nack for a wire Nack (an LpPacket with a Nack header around our Interest); for a
+/// consumer of chunks of `chunk_segments`, a Nacked `<prefix>/seg=<s>` is chunk ⌊s / N⌋'s.
 pub fn nack_from_wire(
     names: &AppNames,
     i: &InterestView<'_>,
     lp: &LpPacketView<'_>,
+    chunk_segments: Option<u32>,
 ) -> Option<Nack> {
     let nack = lp.nack?;
-    let interest = interest_from_wire(names, i, Some(lp))?;
+    let mut interest = interest_from_wire(names, i, Some(lp))?;
+    if let (Some(n), Some(s)) = (chunk_segments.filter(|&n| n > 0), names.segment_of(&i.name)) {
+        interest.name.seq = Some(s / u64::from(n));
+    }
     let reason = match nack.reason.map(lp::NackReason::code) {
         Some(50) => NackReason::Congestion,
         Some(100) => NackReason::Duplicate,
@@ -317,7 +421,7 @@ mod tests {
             panic!("not a Data")
         };
         dv.verify_digest_sha256().unwrap();
-        let core = data_from_wire(&n, &dv, f.lp.as_ref(), Instant(7)).unwrap();
+        let core = data_from_wire(&n, &dv, f.lp.as_ref(), Instant(7), None).unwrap();
         assert_eq!(
             (core.name, core.payload, core.ext.mark),
             (i.name, 100, false)

@@ -7,7 +7,7 @@
 //! clock with its real granularity, as `docs/realtime.md` describes.
 
 use crate::app_series::AppSeries;
-use crate::app_wire::{self, AppNames};
+use crate::app_wire::{self, AppNames, ChunkWire};
 use crate::client_face::{ClientFace, Endpoint};
 use ndncc_core::app::{Consumer, ConsumerConfig, Producer, ProducerConfig};
 use ndncc_core::pacing::ClockModel;
@@ -43,6 +43,38 @@ fn wait_until(now: Instant, next: Option<Instant>, end: std::time::Instant) -> s
         std::time::Duration::from_nanos(t.0.saturating_sub(now.0))
     });
     timer.min(MAX_WAIT).min(left)
+}
+
+/// Interest Nonces drawn from the OS (`/dev/urandom`, 1 024 at a time): a real run never
+/// repeats another run's Nonces, whatever its seed — forwarders compare them against their
+/// dead-nonce lists and PIT in-records, so a rerun with the seed's Nonces would be dropped as
+/// a loop. The simulator keeps drawing Nonces from its seeded streams.
+pub struct OsNonces {
+    source: std::fs::File,
+    buf: Box<[u8; 4096]>,
+    at: usize,
+}
+
+impl OsNonces {
+    pub fn new() -> io::Result<OsNonces> {
+        let source = std::fs::File::open("/dev/urandom")
+            .map_err(|e| io::Error::new(e.kind(), format!("/dev/urandom (for Nonces): {e}")))?;
+        let buf = Box::new([0; 4096]);
+        let at = buf.len();
+        Ok(OsNonces { source, buf, at })
+    }
+
+    /// The next Nonce.
+    pub fn next_nonce(&mut self) -> io::Result<u32> {
+        use std::io::Read;
+        if self.at + 4 > self.buf.len() {
+            self.source.read_exact(&mut self.buf[..])?;
+            self.at = 0;
+        }
+        let b = &self.buf[self.at..self.at + 4];
+        self.at += 4;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
 }
 
 /// What both apps' wall-clock loop keeps: the face, the OS clock and the receive buffer.
@@ -122,7 +154,11 @@ fn run_steps<A: Stepped>(app: &mut A, budget: std::time::Duration) -> io::Result
 /// What a consumer run did.
 #[derive(Clone, Debug, Serialize)]
 pub struct ConsumerReport {
+    /// The model's Interests (one per chunk for a chunked consumer), retransmissions included.
     pub interests_sent: u64,
+    /// Interests put on the wire: `interests_sent`, or for chunks asked by name
+    /// ([`ChunkWire::Names`]) one per segment asked for.
+    pub wire_interests: u64,
     pub retransmissions: u64,
     pub requested: u64,
     pub data_received: u64,
@@ -154,6 +190,8 @@ pub struct ConsumerOptions {
     pub stop_sending: Option<Duration>,
     /// Record Interests sent and Data received per bin of this width ([`AppSeries`]).
     pub series_bin: Option<Duration>,
+    /// How chunk Interests go on the wire (chunked consumers only).
+    pub chunk_wire: ChunkWire,
 }
 
 /// A consumer connected to a forwarder.
@@ -162,7 +200,11 @@ pub struct ConsumerApp {
     names: AppNames,
     consumer: Consumer,
     max_seq: Option<u64>,
-    chunked: bool,
+    /// Segments per chunk of a chunked consumer.
+    chunk_segments: Option<u32>,
+    chunk_wire: ChunkWire,
+    nonces: OsNonces,
+    wire_interests: u64,
     out: Vec<Packet>,
     dropped: Dropped,
     stop_at: Option<Instant>,
@@ -235,7 +277,10 @@ impl ConsumerApp {
             names,
             consumer,
             max_seq: spec.max_seq,
-            chunked: spec.chunk_segments.is_some(),
+            chunk_segments: spec.chunk_segments,
+            chunk_wire: opts.chunk_wire,
+            nonces: OsNonces::new().map_err(|e| e.to_string())?,
+            wire_interests: 0,
             out: Vec::new(),
             dropped: Dropped::default(),
             stop_at: opts.stop_sending.map(|d| Instant(d.0)),
@@ -256,7 +301,7 @@ impl ConsumerApp {
             Some(m) => {
                 s.requested >= m
                     && self.consumer.in_flight() == 0
-                    && (self.chunked || s.data_received + s.given_up >= m)
+                    && (self.chunk_segments.is_some() || s.data_received + s.given_up >= m)
             }
             None => false,
         }
@@ -273,6 +318,7 @@ impl ConsumerApp {
         let secs = self.wall.t0.elapsed().as_secs_f64().max(1e-9);
         ConsumerReport {
             interests_sent: s.interests_sent,
+            wire_interests: self.wire_interests,
             retransmissions: s.retransmissions,
             requested: s.requested,
             data_received: s.data_received,
@@ -322,12 +368,23 @@ impl Stepped for ConsumerApp {
         let now = elapsed(self.wall.t0);
         for p in self.out.drain(..) {
             if let Packet::Interest(i) = p {
+                let mut drawn = Ok(());
+                let nonces = &mut self.nonces;
+                let wire = app_wire::interests_to_wire(&self.names, &i, self.chunk_wire, || {
+                    nonces.next_nonce().unwrap_or_else(|e| {
+                        drawn = Err(e);
+                        0
+                    })
+                })
+                .map_err(io::Error::other)?;
+                drawn?;
+                self.wire_interests += wire.len() as u64;
                 if let Some(s) = &mut self.series {
-                    s.add_interests(now.0, 1);
+                    s.add_interests(now.0, wire.len() as u64);
                 }
-                let bytes =
-                    app_wire::interest_to_wire(&self.names, &i).map_err(io::Error::other)?;
-                self.wall.face.send(&bytes)?;
+                for bytes in &wire {
+                    self.wall.face.send(bytes)?;
+                }
             }
         }
         Ok(())
@@ -341,7 +398,8 @@ impl Stepped for ConsumerApp {
         };
         match (&frame.net, &frame.lp) {
             (Some(NetPacket::Data(d)), lp) => {
-                match app_wire::data_from_wire(&self.names, d, lp.as_ref(), now) {
+                let n = self.chunk_segments;
+                match app_wire::data_from_wire(&self.names, d, lp.as_ref(), now, n) {
                     Some(data) => {
                         let (n0, b0) = (
                             self.consumer.stats.data_received,
@@ -357,7 +415,7 @@ impl Stepped for ConsumerApp {
                 }
             }
             (Some(NetPacket::Interest(i)), Some(lp)) if lp.nack.is_some() => {
-                match app_wire::nack_from_wire(&self.names, i, lp) {
+                match app_wire::nack_from_wire(&self.names, i, lp, self.chunk_segments) {
                     Some(n) => self.consumer.handle_nack(now, &n, &mut self.out),
                     None => self.dropped.unexpected += 1,
                 }
@@ -715,6 +773,188 @@ mod tests {
         let _stream = fake.join().unwrap();
         let r = app.report();
         assert_eq!((r.face_id, r.data_sent, r.pit_tokens), (Some(300), 1, 1));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A fake forwarder on a fresh socket: accepts one consumer and hands every packet it
+    /// sends to `answer`, which returns the frames to send back; stops after `n` packets.
+    fn fake_forwarder(
+        tag: &str,
+        n: usize,
+        mut answer: impl FnMut(&[u8]) -> Vec<Vec<u8>> + Send + 'static,
+    ) -> (Endpoint, std::thread::JoinHandle<Vec<Vec<u8>>>) {
+        let dir = std::env::temp_dir().join(format!("ndncc-apps-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fw.sock");
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).unwrap();
+        let t = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            let mut got = Vec::new();
+            while got.len() < n {
+                let p = read_element(&mut s);
+                for back in answer(&p) {
+                    s.write_all(&back).unwrap();
+                }
+                got.push(p);
+            }
+            got
+        });
+        (Endpoint::Unix(path), t)
+    }
+
+    fn consumer_spec(json: &str) -> ConsumerSpec {
+        serde_json::from_str(json).unwrap()
+    }
+
+    /// Two runs of a consumer with the same spec and the same seed send different Nonces (they
+    /// come from the OS, not from the seed): a forwarder's dead-nonce list does not drop the
+    /// rerun as a loop.
+    #[test]
+    fn reruns_with_the_same_seed_send_different_nonces() {
+        let spec = consumer_spec(
+            r#"{"prefix": "/fake/n", "controller": {"type": "fixed_window", "window": 4},
+                "max_seq": 4}"#,
+        );
+        let mut runs = Vec::new();
+        for run in 0..2 {
+            let (ep, fw) = fake_forwarder(&format!("nonce{run}"), 4, |_| Vec::new());
+            let app = ConsumerApp::new(&ep, &spec, 40, None, 1).unwrap();
+            let sent = fw.join().unwrap();
+            drop(app);
+            let nonces: Vec<(String, u32)> = sent
+                .iter()
+                .map(|p| {
+                    let i = InterestView::decode(p).unwrap();
+                    (i.name.to_string(), i.nonce.unwrap())
+                })
+                .collect();
+            runs.push(nonces);
+        }
+        let names = |r: &Vec<(String, u32)>| r.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&runs[0]), names(&runs[1]), "the same Interests");
+        for (a, b) in runs[0].iter().zip(&runs[1]) {
+            assert_ne!(a.1, b.1, "{}: the same Nonce in both runs", a.0);
+        }
+    }
+
+    /// A chunk of 4 segments asked by name: one Interest per segment, `seg = chunk × 4 +
+    /// offset`, no LpPacket; Data named so (bare, as any forwarder passes them on) complete
+    /// the chunks. With `ChunkWire::Lp`, one Interest per chunk in an LpPacket.
+    #[test]
+    fn chunks_are_asked_by_segment_name() {
+        let spec = consumer_spec(
+            r#"{"prefix": "/fake/c", "controller": {"type": "fixed_window", "window": 2},
+                "max_seq": 2, "chunk_segments": 4}"#,
+        );
+        let (ep, fw) = fake_forwarder("chunks", 8, |p| {
+            let f = Frame::decode(p).unwrap();
+            assert!(f.lp.is_none(), "a bare Interest");
+            let Some(NetPacket::Interest(i)) = f.net else {
+                panic!("not an Interest")
+            };
+            let d = ndncc_wire::Data {
+                name: i.name.to_owned(),
+                content: Some(vec![0; 10]),
+                ..ndncc_wire::Data::default()
+            };
+            vec![d.encode()]
+        });
+        let mut app = ConsumerApp::new(&ep, &spec, 40, None, 1).unwrap();
+        let t0 = std::time::Instant::now();
+        while !app.step(std::time::Duration::from_millis(50)).unwrap() {
+            assert!(t0.elapsed() < std::time::Duration::from_secs(5), "not done");
+        }
+        let names: Vec<String> = fw
+            .join()
+            .unwrap()
+            .iter()
+            .map(|p| InterestView::decode(p).unwrap().name.to_string())
+            .collect();
+        let want: Vec<String> = (0..8).map(|s| format!("/fake/c/seg={s}")).collect();
+        assert_eq!(names, want);
+        let r = app.report();
+        assert_eq!((r.interests_sent, r.wire_interests), (2, 8));
+        assert_eq!((r.data_received, r.dropped), (8, Dropped::default()));
+        assert_eq!(app.consumer.stats.completed, 2, "both chunks complete");
+
+        let (ep, fw) = fake_forwarder("chunks-lp", 2, |_| Vec::new());
+        let opts = ConsumerOptions {
+            chunk_wire: ChunkWire::Lp,
+            ..ConsumerOptions::default()
+        };
+        let app = ConsumerApp::with_options(&ep, &spec, 40, None, 1, opts).unwrap();
+        let sent = fw.join().unwrap();
+        drop(app);
+        for (chunk, p) in sent.iter().enumerate() {
+            let f = Frame::decode(p).unwrap();
+            let Some(NetPacket::Interest(i)) = f.net else {
+                panic!("not an Interest")
+            };
+            assert_eq!(i.name.to_string(), format!("/fake/c/seq={chunk}"));
+            assert!(f.lp.is_some(), "the ChunkRequest rides in an LpPacket");
+        }
+    }
+
+    /// A fake forwarder without routes: answers every Interest with a Nack(NoRoute) at once,
+    /// while a window of 4 with a 200 ms lifetime runs for 600 ms of wall time. The NoRoute
+    /// rule holds each Nacked Interest to its deadline: at most 4 Interests per 200 ms, i.e.
+    /// 16 by 600 ms (the at-once rule sent one per Nack round trip, thousands).
+    #[test]
+    fn a_window_facing_noroute_sends_a_bounded_number() {
+        let dir = std::env::temp_dir().join(format!("ndncc-apps-nr-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fw.sock");
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).unwrap();
+        let fake = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut interests = 0u64;
+            let mut byte = [0u8; 1];
+            let mut buf = Vec::new();
+            // until the consumer closes the socket
+            while s.read_exact(&mut byte).is_ok() {
+                buf.push(byte[0]);
+                let Ok(Some(len)) = ndncc_wire::packet::element_len(&buf, 1 << 16) else {
+                    continue;
+                };
+                let mut rest = vec![0; len - buf.len()];
+                s.read_exact(&mut rest).unwrap();
+                buf.extend(rest);
+                interests += 1;
+                let nack = LpPacket {
+                    nack: Some(ndncc_wire::lp::Nack {
+                        reason: Some(ndncc_wire::lp::NackReason::NoRoute),
+                    }),
+                    ..LpPacket::wrap(std::mem::take(&mut buf))
+                };
+                if s.write_all(&nack.encode().unwrap()).is_err() {
+                    break;
+                }
+            }
+            interests
+        });
+        let spec = consumer_spec(
+            r#"{"prefix": "/fake/nr", "controller": {"type": "fixed_window", "window": 4},
+                "lifetime_ns": 200000000, "retx_on_nack": true}"#,
+        );
+        let ep = Endpoint::Unix(path);
+        let mut app =
+            ConsumerApp::new(&ep, &spec, 40, Some(Duration::from_millis(600)), 1).unwrap();
+        while !app.step(std::time::Duration::from_millis(100)).unwrap() {}
+        let r = app.report();
+        drop(app);
+        let received = fake.join().unwrap();
+        let n = r.interests_sent;
+        assert!(n <= 16, "{n} Interests in 600 ms");
+        assert!(r.nacks >= 4, "{r:?}");
+        assert_eq!((r.timeouts, r.data_received), (0, 0), "{r:?}");
+        assert_eq!(
+            received, r.wire_interests,
+            "every Interest sent reached the forwarder"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -7,6 +7,10 @@
 //!   apps talking to a forwarder (ndnd, NFD, ndnccd) over Unix, TCP or UDP; [`app_series`]
 //!   is a consumer's per-bin record.
 //! * [`fwbench`] — a load generator measuring one forwarder's Interest/Data exchanges per second.
+//! * [`daemon`], [`boundary`] — `ndnccd`, the simulator's forwarder as a daemon
+//!   (`docs/realtime.md`): sockets, clock, link emulation and management in `daemon`; the face
+//!   boundary between wire packets and the core's (names, PitTokens, kept bytes) in `boundary`;
+//!   `mmsg` batches UDP reads and writes.
 
 pub mod app_series;
 pub mod app_wire;

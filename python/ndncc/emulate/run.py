@@ -204,6 +204,8 @@ def emulate(
             else:
                 argv = [*base, "--duration", f"{end - start}s", "--bin", f"{bin_s}s"]
                 argv += ["--seed", str(spec["seed"] * 1000 + i)]
+                # ndnccd carries the simulator's one Interest per chunk (chunked consumers)
+                argv += ["--chunk-requests", "lp"]
                 if stop is not None and stop < end:
                     argv += ["--stop", f"{stop - start}s"]
                 pending.append((start, f"app-{a['name']}", argv, i))

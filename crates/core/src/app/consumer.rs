@@ -20,7 +20,7 @@ use super::ndnsim::NdnsimRetx;
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::name::{Name, NameId};
 use crate::pacing::{ClockModel, Engine, SendingEngine};
-use crate::packet::{ChunkRequest, Data, Interest, Nack, Packet};
+use crate::packet::{ChunkRequest, Data, Interest, Nack, NackReason, Packet};
 use crate::rng::RngStream;
 use crate::schemes::registry::Controller;
 use crate::table::few_map::FewMap;
@@ -97,6 +97,9 @@ struct Pending {
     /// Chunked fetch: the segments received so far (bit i = offset i) and how many were marked.
     got: u64,
     marks: u32,
+    /// Nacked with reason NoRoute: held in flight until its deadline (the NoRoute rule, see
+    /// [`Consumer::handle_nack`]).
+    held: bool,
 }
 
 impl Pending {
@@ -249,6 +252,7 @@ impl Consumer {
                 deadline,
                 got,
                 marks,
+                held: false,
             },
         );
         if self.ndnsim.is_none() {
@@ -495,6 +499,13 @@ impl Consumer {
         complete.then_some(marks)
     }
 
+    /// A Nack for an Interest in flight. Congestion and Duplicate: the number is lost at once
+    /// (sent again with `retx_on_nack`, else given up) and the window or engine refills.
+    /// NoRoute (the NoRoute rule, `docs/realtime.md`): the controller hears it now, but the
+    /// Interest keeps its place in flight until its deadline (send + RTO, or `timeout`), and
+    /// only then is it re-sent or given up as a Nack (not counted as a timeout) — so a window
+    /// of W facing NoRoute sends at most W Interests per deadline instead of one per Nack
+    /// round trip (ndnSIM 2.8's consumers, too, leave a Nacked Interest to their timeout).
     pub fn handle_nack(&mut self, now: Instant, nack: &Nack, out: &mut Vec<Packet>) {
         if !self.active {
             return;
@@ -507,6 +518,21 @@ impl Consumer {
             if let Some(sent) = self.pending.get(&seq).map(|p| p.last_tx) {
                 self.count_nack(now, nack, seq, sent);
             }
+            return;
+        }
+        if nack.reason == NackReason::NoRoute {
+            // the NoRoute rule: the Interest keeps its place in flight until its deadline
+            let Some(p) = self.pending.get_mut(&seq) else {
+                return;
+            };
+            if p.held {
+                self.stats.nacks += 1; // counted, but the controller heard it already
+                return;
+            }
+            p.held = true;
+            let sent = p.last_tx;
+            self.count_nack(now, nack, seq, sent);
+            self.after_signal(now, out);
             return;
         }
         let Some(p) = self.pending.remove(&seq) else {
@@ -571,6 +597,11 @@ impl Consumer {
                 continue;
             }
             let p = self.pending.remove(&seq).expect("pending");
+            if p.held {
+                // a NoRoute Nack held it to its deadline: now the Nack's consequence
+                self.retry_or_give_up(now, seq, p, Loss::Nack, self.cfg.retx_on_nack);
+                continue;
+            }
             self.stats.timeouts += 1;
             self.controller.on_timeout(now, seq);
             self.retry_or_give_up(now, seq, p, Loss::Timeout, self.cfg.retx_on_timeout);
@@ -819,6 +850,132 @@ mod tests {
             "from the first Interest, at 0"
         );
         assert!(r.full_delay > r.last_delay);
+    }
+
+    /// A consumer whose every Interest is answered, 1 ms later, by a Nack of `reason`, driven
+    /// for 2 s: (the consumer, the instants its Interests were sent).
+    fn nacked_for_two_seconds(
+        reason: NackReason,
+        target: &str,
+        cfg: impl FnOnce(&mut ConsumerConfig),
+    ) -> (Consumer, Vec<Instant>) {
+        use crate::app::controller::ConstantRate;
+        let mut names = crate::name::NameTable::new();
+        let prefix = names.intern("/p");
+        let controller = match target {
+            "window" => Controller::FixedWindow(FixedWindow { window: 8 }),
+            _ => Controller::ConstantRate(ConstantRate {
+                rate: PacketRate(1000.0),
+            }),
+        };
+        let mut c = crate::harness::test_consumer(prefix, controller, |c| {
+            c.timeout = Duration::from_millis(100);
+            cfg(c);
+        });
+        let (rtt, end) = (Duration::from_millis(1), Instant(Duration::from_secs(2).0));
+        let mut out = Vec::new();
+        let mut nacks: VecDeque<(Instant, Nack)> = VecDeque::new();
+        let mut sent = Vec::new();
+        let mut now = Instant::ZERO;
+        c.start(now, &mut out);
+        while now < end && sent.len() < 1_000_000 {
+            for p in out.drain(..) {
+                if let Packet::Interest(interest) = p {
+                    sent.push(now);
+                    let size = interest.size;
+                    nacks.push_back((
+                        now + rtt,
+                        Nack {
+                            reason,
+                            interest,
+                            size,
+                        },
+                    ));
+                }
+            }
+            let next_nack = nacks.front().map(|(t, _)| *t);
+            now = match (next_nack, c.poll_timeout()) {
+                (Some(a), Some(b)) => a.min(b),
+                (a, b) => match a.or(b) {
+                    Some(t) => t,
+                    None => break,
+                },
+            };
+            if next_nack == Some(now) {
+                let (_, n) = nacks.pop_front().unwrap();
+                c.handle_nack(now, &n, &mut out);
+            } else {
+                c.on_timeout(now, &mut out);
+            }
+        }
+        // what the last instant released was sent, at or before the end
+        sent.extend(
+            out.iter()
+                .filter(|p| matches!(p, Packet::Interest(_)))
+                .map(|_| now),
+        );
+        (c, sent)
+    }
+
+    /// The NoRoute rule: a window of 8 Nacked NoRoute 1 ms after each send keeps its Interests
+    /// in flight to their 100 ms deadline, so it sends 8 per 100 ms (with and without
+    /// retransmissions) — not 8 per millisecond, for ever; a Nack counts as one, not as a
+    /// timeout, and the sequence numbers are given up or re-sent as the Nack setting says.
+    #[test]
+    fn a_window_facing_noroute_waits_for_the_deadline() {
+        for retx in [false, true] {
+            let (c, sent) = nacked_for_two_seconds(NackReason::NoRoute, "window", |c| {
+                c.retx_on_nack = retx;
+            });
+            // at 0, 100 ms, …, 2 s: 21 rounds of 8
+            assert_eq!(sent.len(), 8 * 21, "retx_on_nack = {retx}");
+            let per_second = sent
+                .iter()
+                .filter(|t| t.0 < Duration::from_secs(1).0)
+                .count();
+            assert!(
+                per_second <= 8 * 11,
+                "{per_second} Interests in the first second"
+            );
+            assert_eq!(
+                c.stats.timeouts, 0,
+                "held Interests are Nacked, not timed out"
+            );
+            assert_eq!(c.stats.nacks, 8 * 20, "the last round is sent at the end");
+            if retx {
+                assert_eq!(c.stats.retransmissions, 8 * 20);
+                assert_eq!((c.stats.requested, c.stats.given_up), (8, 0));
+            } else {
+                assert_eq!((c.stats.requested, c.stats.given_up), (8 * 21, 8 * 20));
+            }
+        }
+    }
+
+    /// Congestion Nacks keep their at-once rule: the window refills on each (8 Interests per
+    /// 1 ms round trip), the schemes that answer with Congestion Nacks rely on it.
+    #[test]
+    fn a_congestion_nack_frees_the_window_at_once() {
+        let (c, sent) = nacked_for_two_seconds(NackReason::Congestion, "window", |c| {
+            c.max_seq = Some(8 * 50);
+        });
+        assert_eq!(sent.len(), 8 * 50);
+        assert_eq!(*sent.last().unwrap(), Instant(Duration::from_millis(49).0));
+        assert_eq!(c.stats.given_up, 8 * 50);
+    }
+
+    /// A rate consumer facing NoRoute keeps its rate; its re-sends wait for the deadline.
+    #[test]
+    fn a_rate_consumer_facing_noroute_keeps_its_rate() {
+        let (c, sent) = nacked_for_two_seconds(NackReason::NoRoute, "rate", |c| {
+            c.retx_on_nack = true;
+        });
+        assert!(
+            (1999..=2001).contains(&sent.len()),
+            "{} Interests",
+            sent.len()
+        );
+        assert_eq!(c.stats.timeouts, 0);
+        assert!(c.stats.retransmissions > 0);
     }
 
     /// Without re-asks, a chunk that lost a segment is not delivered: `completed` counts
