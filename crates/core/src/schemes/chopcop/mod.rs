@@ -70,6 +70,11 @@ crate::scheme_config! {
         fisp_delay: Duration = Duration::ZERO, Kind::TIME, "time";
         /// The wait before the interface has an RTT sample [OPEN: 100 ms].
         fisp_delay_fallback: Duration = Duration::from_millis(100), Kind::POSITIVE_TIME, "time";
+        /// FISP's DRR sends an Interest only while the Data committed to the interface's link
+        /// (queued, or owed by Interests sent) are below what the link carries in one upstream
+        /// round trip plus a chunk [OPEN: the seed gives the DRR no rate]; false = paced at
+        /// the link's rate only.
+        fisp_window: bool = true, Kind::Bool, "";
         /// The size of one Data segment: a chunk Interest owes its segments × this to q_i, and
         /// is charged as much by FISP's DRR [OPEN: seed 001's 1 KB].
         segment_size: u64 = 1000, Kind::PACKET_SIZE, "bytes";
@@ -131,6 +136,7 @@ impl ChopcopRouter {
                 delay: cfg.fisp_delay,
                 fallback: cfg.fisp_delay_fallback,
                 segment_bytes: cfg.segment_size as f64,
+                window: cfg.fisp_window,
             })
         });
         ChopcopRouter {
@@ -217,11 +223,11 @@ impl RouterHooks for ChopcopRouter {
         _face: FaceId,
         _prefix: NameId,
         data: &mut Data,
-        sent: Option<Instant>,
+        _sent: Option<Instant>,
         _faces: &[Face],
     ) {
         if let Some(f) = &mut self.fisp {
-            f.on_data_in(now, data, sent);
+            f.on_data_in(now, data);
         }
     }
     fn on_enqueue(&mut self, _now: Instant, face: FaceId, p: &mut Packet, faces: &[Face]) -> bool {
