@@ -743,3 +743,63 @@ fn the_rtt_sample_starts_when_fisp_sends_the_interest() {
     f.on_data_in(ms(58), &data(1, 1));
     assert_eq!(f.delay_interval(0), Duration::from_millis(50));
 }
+
+/// The DRR's window (`window = true`): an Interest is served only while the Data committed to
+/// the interface's link, q_d + q_i, are below what the link carries in one upstream round trip
+/// plus a quantum. 32 Mbit/s × 10 ms = 40 KB, + a 32 KB chunk = 72 KB: the third chunk (64 KB
+/// committed before it) goes, the fourth waits (96 KB) until Data leave the link, whatever the
+/// rate pacing allows.
+#[test]
+fn drr_window_holds_what_the_link_cannot_carry_in_a_round_trip() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        p0: 0.0,
+        window: true,
+        ..params()
+    });
+    let mut fs = faces();
+    fs[0].bandwidth = Some(crate::time::BitRate(32_000_000)); // a 32 KB chunk: 8 ms
+    let mut r = rng();
+    f.on_data_out(&fs[0], &data(3, 0));
+    queue(&mut f, &mut fs, 3, 45); // Q = 45 KB > Q_min: shaping
+    f.on_timeout(ms(0), &fs, &mut r);
+    for _ in 0..45 {
+        let (p, _) = fs[0].dequeue(ms(0)).unwrap();
+        f.on_queue(DOWN, &p, false, &fs); // the queue drains: q_d = 0
+    }
+    f.ifaces[0].srtt = Some(10e6);
+    for s in 0..5 {
+        f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r);
+    }
+    let mut sent = Vec::new();
+    for t in 0..40 {
+        if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
+            f.on_timeout(ms(t), &fs, &mut r);
+        }
+        while let Some(ModuleAction::SendInterest { interest, .. }) = f.poll_action() {
+            sent.push((t, interest.name.seq.unwrap()));
+        }
+    }
+    assert_eq!(
+        sent,
+        vec![(0, 0), (8, 1), (16, 2)],
+        "96 KB ≥ 72 KB: the fourth waits"
+    );
+    // the first chunk's Data come back and leave on the link: 64 KB committed, room again
+    for _ in 0..32 {
+        f.on_data_in(ms(40), &data(1, 0));
+    }
+    f.ifaces[0].srtt = Some(10e6); // (the samples would have raised it to ≈ 40 ms)
+    let mut next = Vec::new();
+    for t in 40..80 {
+        if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
+            f.on_timeout(ms(t), &fs, &mut r);
+        }
+        next.extend(std::iter::from_fn(|| f.poll_action()));
+    }
+    assert_eq!(
+        next.len(),
+        1,
+        "one more chunk: 64 + 32 = 96 KB ≥ 72 KB again"
+    );
+}
