@@ -65,7 +65,7 @@ def test_ictp_keys_are_checked():
         _ictp("dup_threshold = -1").resolve()
 
 
-def _non_cooperative(rate: int, fisp: bool) -> Scenario:
+def _non_cooperative(rate: int, fisp: bool, window: bool = True) -> Scenario:
     """Seed 001's Table I set-up: C asks 10 s of chunks at a constant rate, deaf to marks,
     never re-asks; a long lifetime, so FISP's delayed Interests do not expire."""
     txt = BASELINE.read_text().replace(
@@ -76,7 +76,8 @@ def _non_cooperative(rate: int, fisp: bool) -> Scenario:
     txt = txt.replace('lifetime = "4s"', 'lifetime = "60s"')
     txt = txt.replace(
         "\n[defaults.node.schemes.chopcop]\n",
-        f"\n[defaults.node.schemes.chopcop]\nfisp = {str(fisp).lower()}\n",
+        f"\n[defaults.node.schemes.chopcop]\nfisp = {str(fisp).lower()}\n"
+        f"fisp_window = {str(window).lower()}\n",
     )
     return Scenario.from_toml_str(txt).with_overrides(overrides={"scenario.duration": "15s"})
 
@@ -87,18 +88,29 @@ def test_fisp_holds_interests_of_a_non_cooperative_receiver():
         fisp: {(f["node"], f["peer"]): f for f in r.summary["faces"]} for fisp, r in runs.items()
     }
     # without FISP B's queue towards C overflows; with it, C is that queue's 1 500 KB (seed 001
-    # §V-B: Q_max = 0.9·C = 1 350 KB), Q = q_d + γ·q_i (γ = ½) is held near Q_min = 600 KB,
-    # and the queue q_d stays far below Q_max
+    # §V-B: Q_max = 0.9·C = 1 350 KB). Shaping starts at Q = q_d + γ·q_i > Q_min = 600 KB;
+    # the DRR then sends only while q_d + q_i is below what B→C carries in one upstream round
+    # trip (40 Mbit/s × ≈ 110 ms ≈ 550 KB) plus a chunk: the queue q_d drains to about a chunk
+    # (below REM's q_min = 150 KB) and Q settles near γ·q_i ≈ 300 KB
     assert faces[False][("B", "C")]["drops"] > 1000
     assert faces[True][("B", "C")]["drops"] == 0
     assert faces[True][("B", "C")]["max_queue_bytes"] < 600_000
     f = runs[True].face_series
     f = f[(f["node_name"] == "B") & (f["peer_name"] == "C")]
     f = f[(f["time_s"] > 5) & (f["time_s"] <= 10)]  # while the receiver asks
+    assert f["queue_bytes"].mean() < 100_000, f["queue_bytes"].mean()
     q = (f["queue_bytes"] + 0.5 * f["scheme_fisp_owed"]).mean()
-    assert 0.85 * 600_000 < q < 1.15 * 600_000, q
+    assert 0.85 * 300_000 < q < 1.15 * 300_000, q
     # the DRR's per-flow queue holds the Interests the link cannot carry yet
     assert f["scheme_fisp_queued"].max() > 10
+    # paced at the link's rate only (fisp_window = false), the queue is not drained: Q is held
+    # near Q_min, q_d ≈ 600 KB − γ·q_i
+    paced = ndncc.run(_non_cooperative(200, True, window=False)).face_series
+    paced = paced[(paced["node_name"] == "B") & (paced["peer_name"] == "C")]
+    paced = paced[(paced["time_s"] > 5) & (paced["time_s"] <= 10)]
+    q = (paced["queue_bytes"] + 0.5 * paced["scheme_fisp_owed"]).mean()
+    assert 0.85 * 600_000 < q < 1.15 * 600_000, q
+    assert paced["queue_bytes"].mean() > 250_000, paced["queue_bytes"].mean()
     thr = {fisp: r.summary["apps"][0]["throughput_mbps"] for fisp, r in runs.items()}
     assert thr[True] > 34.0, thr  # 2 000 chunks in 15 s: 35 Mbit/s
     # every chunk complete with FISP; without, almost none (Table I: 100 % vs 1.91 %)

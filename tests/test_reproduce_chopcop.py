@@ -45,9 +45,10 @@ KNOWN_DIFFERENCES = {
         "CHoPCoP / ICTP / ICP / HR-ICP",
     ),
     # the paper's "outgoing data queue ... kept at ∼1050KB" with FISP: with C = the 1 500 KB
-    # queue FISP holds Q = q_d + γ·q_i near Q_min = 600 KB and its DRR, paced at the link's
-    # rate, keeps q_d where shaping began, so q_d ≈ 600 KB − γ·q_i; phase 2 delays every
-    # Interest from Q = 1 125 KB on, so no γ ≥ 0 gives q_d ≈ 1 050 KB (docs/schemes/chopcop.md)
+    # queue, shaping starts at Q = q_d + γ·q_i > Q_min = 600 KB; the DRR, paced at the link's
+    # rate, would keep q_d where shaping began (≈ 600 KB − γ·q_i), and phase 2 delays every
+    # Interest from Q = 1 125 KB on, so no γ ≥ 0 gives q_d ≈ 1 050 KB; with the DRR's window
+    # (fisp_window, the default) it drains q_d to about a chunk (docs/schemes/chopcop.md)
     (
         "FISP vs non-cooperative receiver (Table I, Fig. 6)",
         "B's queue towards C (q_d), mean",
@@ -56,6 +57,19 @@ KNOWN_DIFFERENCES = {
     (
         "FISP vs non-cooperative receiver (Table I, Fig. 6)",
         "B's queue towards C (q_d), mean",
+        "CIR 200/s, with FISP",
+    ),
+    # the row's expectation, Q near Q_min, is the rate-paced DRR's (fisp_window = false); with
+    # the window FISP holds q_d + q_i near one upstream round trip of the link, so Q ≈ γ·q_i ≈
+    # 300 KB (docs/schemes/chopcop.md, "The queue with FISP"; the row is to be re-derived)
+    (
+        "FISP vs non-cooperative receiver (Table I, Fig. 6)",
+        "FISP's Q = q_d + γ·q_i on B→C, mean",
+        "CIR 160/s, with FISP",
+    ),
+    (
+        "FISP vs non-cooperative receiver (Table I, Fig. 6)",
+        "FISP's Q = q_d + γ·q_i on B→C, mean",
         "CIR 200/s, with FISP",
     ),
     # ICP and HR-ICP keep the 7-node bottlenecks busy (the same cause as the baseline's order)

@@ -16,18 +16,25 @@
 //!
 //! Q_release = 0.3·C, Q_min = 0.4·C, Q_max = 0.9·C, P₀ = 0.3, where C is the interface's
 //! outbound Data buffer (seed 001 §V-B: "The router's outgoing data queue is 1500KB in size, and
-//! we have Qmax = 0.9C = 1350KB"): by default the face's queue limit, as REM's C_q; an explicit
-//! `capacity` overrides it.
+//! we have Qmax = 0.9C = 1350KB"): by default the face's queue limit, as REM's C_q (a limit in
+//! packets: packets × the largest Data wire size seen leaving on it), computed when the limit
+//! or that size changes; an explicit `capacity` overrides it.
 //!
 //! **The modified DRR** (§III-B): once an interface is shaping, every Interest of every active
 //! flow joins its flow's outgoing Interest queue (one queue per flow, a content name), and the
 //! queues are served by deficit round robin whose deficit counter is charged the size of the
-//! Data the Interest will bring back (its requested segments × the segment size), not the
+//! Data the Interest will bring back (its requested segments × the Data's wire size), not the
 //! Interest's own size; each Interest served waits the time its Data take on the interface's
 //! link before the next is served, so the Interests leave at the rate the interface's Data link
-//! can carry. A queue's quantum is the largest such Data size asked on the interface so far, so
-//! that a visit serves at least one Interest. A delayed Interest waits in the interface's delay
-//! queue (not counted in Q) for the delay interval (default: the interface's smoothed RTT), then
+//! can carry; and (`window`, [OPEN], on by default) one is served only while the Data already
+//! committed to the link, q_d + q_i, are below what it carries in one upstream round trip
+//! (rate × smoothed RTT) plus a quantum, so that the Data queue the DRR found is drained rather
+//! than held (a held queue sits in REM's marking range and REM's marks, per interface, would cut
+//! a cooperative flow for a greedy one's excess). A queue's quantum is the largest such Data
+//! size asked on the interface so far, so that a visit serves at least one Interest. An
+//! Interest that waited half its lifetime in the queues is discarded. A delayed Interest waits in the interface's delay
+//! queue (not counted in Q) for the delay interval (default: the interface's smoothed RTT,
+//! sampled from when FISP sent an Interest upstream, not from when it took it), then
 //! joins its flow's queue, where phases 2 and 3 apply to it again. While the queues hold
 //! Interests, a new Interest queues behind them even when shaping has stopped; one that finds
 //! them empty while not shaping leaves at once. The hooks do not tell an Interest's incoming
