@@ -32,14 +32,14 @@
 //! than held (a held queue sits in REM's marking range and REM's marks, per interface, would cut
 //! a cooperative flow for a greedy one's excess). A queue's quantum is the largest such Data
 //! size asked on the interface so far, so that a visit serves at least one Interest. An
-//! Interest that waited half its lifetime in the queues is discarded. A delayed Interest waits in the interface's delay
-//! queue (not counted in Q) for the delay interval (default: the interface's smoothed RTT,
-//! sampled from when FISP sent an Interest upstream, not from when it took it), then
-//! joins its flow's queue, where phases 2 and 3 apply to it again. While the queues hold
-//! Interests, a new Interest queues behind them even when shaping has stopped; one that finds
-//! them empty while not shaping leaves at once. The hooks do not tell an Interest's incoming
-//! face, so the interface of a flow is learnt from the face its Data go out on; a flow whose Data
-//! have not been seen yet is not shaped.
+//! Interest that waited half its lifetime in the queues is discarded. A delayed Interest waits
+//! in the interface's delay queue (not counted in Q) for the delay interval (default: the
+//! interface's smoothed RTT, sampled from when FISP sent an Interest upstream, not from when it
+//! took it), then joins its flow's queue, where phases 2 and 3 apply to it again. While the
+//! queues hold Interests, a new Interest queues behind them even when shaping has stopped; one
+//! that finds them empty while not shaping leaves at once. The hooks do not tell an Interest's
+//! incoming face, so the interface of a flow is learnt from the face its Data go out on; a flow
+//! whose Data have not been seen yet is not shaped.
 
 use crate::face::{Face, FaceId, QueueLimit};
 use crate::name::{Name, NameId};
@@ -382,7 +382,7 @@ impl Fisp {
         }
         if self.must_delay(i, flow, faces, rng) {
             let until = now + self.delay_interval(i);
-            let cost = Fisp::data_bytes_on(self.wire(i), interest);
+            let cost = FispParams::data_bytes(interest, self.wire(i));
             let f = &mut self.ifaces[i];
             f.delayed.push_back(Delayed {
                 until,
@@ -400,7 +400,7 @@ impl Fisp {
             return InterestVerdict::Admit;
         }
         // shaping, or the queues hold Interests: this one joins its flow's queue
-        let cost = Fisp::data_bytes_on(self.wire(i), interest);
+        let cost = FispParams::data_bytes(interest, self.wire(i));
         self.ifaces[i].enqueue(Delayed {
             until: now,
             since: now,
@@ -480,7 +480,7 @@ impl Fisp {
 
     /// An Interest for interface `i` goes upstream: it owes its Data to q_i.
     fn sent(&mut self, now: Instant, i: usize, interest: &Interest) {
-        let bytes = Fisp::data_bytes_on(self.wire(i), interest);
+        let bytes = FispParams::data_bytes(interest, self.wire(i));
         let flow = interest.name.base;
         if let Some(old) = self.owed.insert(
             interest.name,
@@ -501,11 +501,6 @@ impl Fisp {
         if let Some(b) = self.ifaces[o.iface].owed.get_mut(&o.flow) {
             *b = (*b - o.bytes).max(0.0);
         }
-    }
-
-    /// The Data bytes an Interest brings back on an interface whose segments are `wire` bytes.
-    fn data_bytes_on(wire: f64, interest: &Interest) -> f64 {
-        FispParams::data_bytes(interest, wire)
     }
 
     /// A Data arrived from upstream: q_i shrinks, the RTT is sampled from when FISP sent the
