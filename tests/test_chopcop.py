@@ -176,6 +176,28 @@ def test_multi_source_chunks_come_from_both_sources():
     assert app["timeouts"] == 0
 
 
+SEVEN = Path(__file__).parent.parent / "scenarios" / "chopcop" / "seven-node.toml"
+
+
+@pytest.mark.parametrize("a_ms, b_ms", [(30, 5), (30, 40), (5, 6)])
+def test_seven_node_asks_both_sources_whichever_is_nearer(a_ms, b_ms):
+    """G's file is on A and B (half each): C asks both whatever Fig. 12's unknown delays make
+    nearer, so G gets its chunks (with only the computed route to the nearer source plus A, G
+    stalled once B was the farther one: the claim map's points with B–C above A–C)."""
+    sc = Scenario.load(SEVEN).with_overrides(
+        overrides={
+            "scenario.duration": "3s",
+            "links[0].delay": f"{a_ms}ms",
+            "links[1].delay": f"{b_ms}ms",
+        }
+    )
+    r = ndncc.run(sc)
+    sent = {p["name"]: p["data_sent"] for p in r.summary["producers"]}
+    assert sent["c2A"] > 0 and sent["c2B"] > 0, sent
+    g = next(a for a in r.summary["apps"] if a["name"] == "g")
+    assert g["completed"] > 100 and g["timeouts"] == 0, g
+
+
 CHUNK_BITS = 32 * 1024 * 8
 
 

@@ -348,6 +348,53 @@ def test_a_comparison_that_raises_is_recorded_not_fatal(tmp_path):
     assert again.evaluated_now == 0 and len(again.errors) == 4
 
 
+def test_a_comparison_reads_each_runs_overrides_at_every_point(tmp_path):
+    """The outcomes a map's comparison gets carry the overrides their job had at that point
+    (seed 001's rows read FISP's γ of the run there, not a constant)."""
+    from dataclasses import replace
+
+    decl = replace(declaration("toy"), compare="ndncc.claims.toy:compare_asked")
+    m = run_map(paper_module("toy"), decl, tmp_path / "m", points=3, n_jobs=1)
+    assert len(m.points) == 4 and not m.errors
+    for p in m.points:
+        (row,) = [r for r in m.rows[(p.id, 0)] if r[1] == "rate asked"]
+        assert float(row[6]) == pytest.approx(p.values["rate"], rel=1e-3), p.values  # 4 digits
+
+
+def test_seed_001_declares_gamma_icps_unit_and_fig_12(tmp_path):
+    """FISP's γ reaches the runs whose routers run CHoPCoP's part and no baseline's; ICP's unit
+    reaches the ICP and HR-ICP receivers at the default τ, not the 7-node unit runs (they keep
+    theirs); Fig. 12's A–C delay reaches the 7-node runs only."""
+    from ndncc.experiments import chopcop as C
+
+    decl = declaration("chopcop")
+    jobs = {j.key: j for j in C.jobs(False)}
+    gamma, unit, fig12 = (decl.by_name(n) for n in ("FISP γ", "ICP unit", "Fig. 12 A–C delay"))
+    assert gamma.lo == 0 and gamma.hi == 1 and gamma.default == 0.5
+    assert unit.levels == tuple(C.ICP_UNITS) and unit.default == "chunk"
+    key = C.GAMMA_KEY
+    assert gamma.overrides(jobs["baseline/chopcop"], 0.25) == {key: 0.25}
+    assert gamma.overrides(jobs[C.cir_key(200, True)], 0.25) == {key: 0.25}
+    assert gamma.overrides(jobs["baseline/chopcop"], 0.5) == {}  # our default: the part's own
+    for k in ("baseline/icp", "baseline/hr-icp", "seven-node/ictp", C.hbh_key(40, "hbh")):
+        assert gamma.overrides(jobs[k], 0.25) == {}, k
+    seg = {"apps[f].chunk_segments": 1, "apps[f].max_seq": 320_000}
+    assert unit.overrides(jobs["seven-node/icp"], "segment Interests") == {
+        **seg,
+        "apps[g].chunk_segments": 1,
+        "apps[g].max_seq": 320_000,
+    }
+    assert unit.overrides(jobs["baseline/hr-icp"], "segment window") == {
+        "apps[receiver].window_segments": 32
+    }
+    assert unit.overrides(jobs["seven-node/icp"], "chunk") == {}
+    for k in ("baseline/chopcop", C.icp_tau_key("baseline", 100), C.icp_unit_key("chunk", 100)):
+        assert unit.overrides(jobs[k], "segment Interests") == {}, k
+    assert unit.overrides(jobs[C.icp_unit_key("segment window", 300)], "segment Interests") == {}
+    assert fig12.overrides(jobs["seven-node/chopcop"], 12.0) == {"links[0].delay": "12ms"}
+    assert fig12.overrides(jobs["multi-source/chopcop"], 12.0) == {}
+
+
 def test_fresh_discards_the_evaluations_too(tmp_path):
     out = tmp_path / "m"
     run_map(paper_module("toy"), declaration("toy"), out, points=3, n_jobs=1)

@@ -84,3 +84,16 @@ def test_run_shows_progress_while_writing_files(tmp_path, monkeypatch):
     assert cli.main(["run", str(DEMO), "--duration", "1s", "--out", str(tmp_path)]) == 0
     assert "writing tables and figures" in buf.getvalue()
     assert (tmp_path / "throughput.png").is_file()
+
+
+def test_command_modules_import_shared_helpers_from_below_not_from_cli():
+    """The craft rule: cli.py sits on top; its ``cli_*`` command modules take what they share
+    from :mod:`ndncc.cli_common`, never from cli.py (a cycle that broke imports before)."""
+    import ast
+    from pathlib import Path
+
+    pkg = Path(cli.__file__).parent
+    for path in sorted(pkg.glob("cli_*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                assert node.module != "cli", f"{path.name} imports from cli.py"

@@ -3,6 +3,7 @@ each direction's emulation, routes, the node's scheme) and what emulation refuse
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def test_linear_faces_routes_and_modules(tmp_path):
     assert cfg["C"]["face"][0]["link"] == {
         "bandwidth_mbps": 10.0,
         "delay_ms": 50.0,
-        "queue_packets": 100,
+        "queue": "100p",
     }
     assert [(r["prefix"], r["face"]) for r in cfg["C"]["route"]] == [("/p", 0)]
     # R1: faces to C then R2 (link order); /p goes to R2, the 20 Mbps / 30 p link
@@ -52,7 +53,7 @@ def test_linear_faces_routes_and_modules(tmp_path):
         "udp4://127.0.0.1:7002",
     ]
     assert cfg["R1"]["face"][1]["link"]["bandwidth_mbps"] == 20.0
-    assert cfg["R1"]["face"][1]["link"]["queue_packets"] == 30
+    assert cfg["R1"]["face"][1]["link"]["queue"] == "30p"
     assert [(r["prefix"], r["face"]) for r in cfg["R1"]["route"]] == [("/p", 1)]
     assert [(r["prefix"], r["face"]) for r in cfg["R2"]["route"]] == [("/p", 1)]
     # the producer's node has no route: the producer registers /p itself
@@ -69,8 +70,8 @@ def test_linear_faces_routes_and_modules(tmp_path):
 def test_each_direction_gets_its_own_queue(tmp_path):
     sc = linear(**{"links[0].queue_ab": "7p", "links[0].queue_ba": "9p"})
     nodes = plan_nodes(sc.resolve(), sc.routes(), loopback(4), tmp_path)
-    assert nodes[0].faces[0][3]["queue_packets"] == 7  # C -> R1
-    assert nodes[1].faces[0][3]["queue_packets"] == 9  # R1 -> C
+    assert nodes[0].faces[0][3]["queue"] == "7p"  # C -> R1
+    assert nodes[1].faces[0][3]["queue"] == "9p"  # R1 -> C
 
 
 def test_namespace_mode_addresses_each_link(tmp_path):
@@ -92,7 +93,6 @@ def test_namespace_mode_addresses_each_link(tmp_path):
     "over, words",
     [
         ({"links[0].loss": 0.01}, "loss"),
-        ({"links[0].queue": "20000B"}, "queue in bytes"),
         ({"apps[consumer].clock": "granular"}, "clock 'granular'"),
     ],
 )
@@ -106,6 +106,59 @@ def test_what_emulation_cannot_do_is_named(tmp_path, over, words):
 
 def test_the_seed_scenario_is_emulable():
     assert unsupported(linear().resolve()) == []
+
+
+def test_a_byte_queue_is_planned_in_bytes(tmp_path):
+    """ndnccd's queues drop by bytes as well as by packets: a scenario's byte queue reaches the
+    daemon's config as its byte count (it was refused: "ndnccd's queues count packets")."""
+    sc = linear(**{"links[0].queue_ab": "20000B", "links[0].queue_ba": "64KiB"})
+    assert unsupported(sc.resolve()) == []
+    nodes = plan_nodes(sc.resolve(), sc.routes(), loopback(4), tmp_path)
+    assert nodes[0].faces[0][3]["queue"] == "20000B"  # C -> R1
+    assert nodes[1].faces[0][3]["queue"] == "65536B"  # R1 -> C
+    cfg = tomllib.loads(node_config_toml(nodes[0]))
+    assert cfg["face"][0]["link"]["queue"] == "20000B"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "scenarios" / "chopcop").glob("*.toml")))
+def test_every_chopcop_scenario_plans_with_its_byte_queues(tmp_path, path):
+    sc = Scenario.load(path)
+    spec = sc.resolve()
+    # producers' `share` (multi-source placement) is simulator-only; nothing else is refused
+    problems = unsupported(spec)
+    assert all("share (multi-source" in p for p in problems), problems
+    spec["apps"] = [{**a, "app": {**a["app"], "share": None}} for a in spec["apps"]]
+    nodes = plan_nodes(spec, sc.routes(), loopback(len(spec["nodes"])), tmp_path)
+    queues = [f[3]["queue"] for n in nodes for f in n.faces]
+    byte_queues = [
+        q for ln in spec["links"] for q in (ln["queue_ab"], ln["queue_ba"]) if "bytes" in q
+    ]
+    assert byte_queues, "the CHoPCoP scenarios' queues are in bytes"
+    assert sum(q.endswith("B") for q in queues) == len(byte_queues)
+    assert f"{byte_queues[0]['bytes']}B" in queues
+    modules = [set(n.forwarder["module"]) for n in nodes if n.forwarder.get("module")]
+    assert modules and all(m == {"chopcop"} for m in modules)
+
+
+def test_emulate_accepts_exactly_what_ndnccd_loads(tmp_path):
+    """One list: the strategies and router modules the daemon loads (ndnccd's own
+    ``modules.rs``, through the native module) are what the planner accepts; the PCON
+    dumbbell (strategy and marking module pcon) plans."""
+    from ndncc import _core
+    from ndncc.emulate.plan import daemon_modules
+
+    listed = json.loads(_core.ndnccd_modules())
+    loads = daemon_modules()
+    assert list(loads.strategies) == listed["strategies"]
+    assert list(loads.modules) == listed["modules"]
+    assert "pcon" in loads.strategies and "pcon" in loads.modules
+    for strategy in loads.strategies:
+        assert unsupported(linear(**{"nodes.R1.strategy": strategy}).resolve()) == [], strategy
+    sc = Scenario.load(ROOT / "scenarios" / "pcon" / "dumbbell.toml")
+    nodes = plan_nodes(sc.resolve(), sc.routes(), loopback(6), tmp_path)
+    for n in nodes:
+        fw = tomllib.loads(node_config_toml(n))["forwarder"]
+        assert fw["strategy"] == "pcon" and set(fw["module"]) == {"pcon"}
 
 
 def test_app_spec_files_are_checked(tmp_path, capsys):
@@ -178,3 +231,84 @@ def test_the_report_shows_the_relative_difference_in_percent():
     assert "| Data received | count | 800 | 900 | +12.5 % |" in text
     assert by_key["timeouts"]["relative_difference"] is None
     assert "| timeouts | count | 0 | 3 | — |" in text
+
+
+def test_queue_drops_are_named_per_face_as_the_simulator_names_them(tmp_path):
+    """The daemons' per-face counters → summary ``faces`` (node, peer by the face's URI; an
+    app's face has no peer), the report's per-face drops beside the simulator's, and the line
+    ``ndncc emulate`` prints."""
+    from ndncc.emulate.collect import drops_text, face_entries
+    from ndncc.emulate.compare import face_rows, markdown
+
+    sc = linear()
+    spec = sc.resolve()
+    nodes = plan_nodes(spec, sc.routes(), loopback(4), tmp_path)
+
+    def face(uri, drops, after_close=0, marks=0):
+        return {
+            "id": 256,
+            "uri": uri,
+            "queue": "100p",
+            "drops": drops,
+            "drop_bytes": drops * 1250,
+            "after_close": after_close,
+            "marks": marks,
+            "max_queue_packets": 100,
+            "max_queue_bytes": 125000,
+        }
+
+    counters = [
+        {"faces": [face("udp4://127.0.0.1:7001", 0), face(None, 0, after_close=7)]},  # C
+        None,  # R1 printed no report
+        {"faces": [face("udp4://127.0.0.1:7001", 40, marks=3), face("udp4://127.0.0.1:7003", 0)]},
+        {"faces": [face("udp4://127.0.0.1:7002", 2)]},  # P
+    ]
+    faces = face_entries(spec, nodes, counters)
+    assert [(f["node"], f["peer"], f["link"], f["drops"]) for f in faces] == [
+        ("C", "R1", 0, 0),
+        ("C", None, None, 0),
+        ("R2", "R1", 1, 40),
+        ("R2", "P", 2, 0),
+        ("P", "R2", 2, 2),
+    ]
+    assert faces[1]["after_close"] == 7 and faces[2]["drop_bytes"] == 50000
+    real = {"faces": faces}
+    assert drops_text(real) == (
+        "queue drops: R2 → R1: 40 packets (50000 B); P → R2: 2 packets (2500 B)"
+    )
+    assert drops_text({"faces": [faces[0]]}) == "queue drops: none"
+    sim = {"faces": [{"node": "R2", "peer": "R1", "drops": 35, "drop_bytes": 1, "marks": 0}]}
+    rows = face_rows(sim, real)
+    assert [(r["face"], r["sim_drops"], r["real_drops"], r["real_marks"]) for r in rows] == [
+        ("P → R2", None, 2, 0),
+        ("R2 → R1", 35, 40, 3),
+        ("all faces", 35, 42, 3),
+    ]
+    head = {
+        "scenario": "s",
+        "mode": "loopback",
+        "mode_reason": "asked for",
+        "wall_time_s": 1.0,
+        "load_average_before": 0.0,
+        "load_average_after": 0.0,
+        "cpu_count": 2,
+        "source": "s.toml",
+        "scenario_hash": "0" * 64,
+        "consumer_start_lag_s": {"c1": 0.0, "c2": 0.0123},
+    }
+    text = markdown([], sim, {**real, **head})
+    assert "| R2 → R1 | 35 | 40 | 0 | 3 |" in text
+    assert "c1 0.0 ms, c2 12.3 ms" in text
+
+
+def test_consumer_start_lags_are_measured_against_their_schedule():
+    from ndncc.emulate.collect import start_lags
+
+    spec = {"apps": [{"name": "c1", "start_ns": 0}, {"name": "c2", "start_ns": 2_000_000_000}]}
+    apps = [
+        {"name": "c1", "started_unix_s": 1000.25},
+        {"name": "c2", "started_unix_s": 1002.0},  # 2 s later, as scheduled, minus 0.25 s
+    ]
+    assert start_lags(spec, apps) == {"c1": 0.25, "c2": 0.0}
+    assert start_lags(spec, [{"name": "c1", "started_unix_s": None}]) is None
+    assert start_lags(spec, []) is None

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pandas as pd
@@ -109,6 +110,54 @@ def test_namespace_mode_cleans_up_a_crashed_runs_namespaces(ndnccd, tmp_path):
     finally:
         for name in (stale, stale_probe):
             subprocess.run(["ip", "netns", "del", name], capture_output=True, check=False)
+
+
+def test_the_daemon_lists_what_emulate_accepts(ndnccd):
+    """``ndnccd --list-modules`` (the binary emulate starts) and the planner's list (the native
+    module) are the same list: a daemon built from other sources fails here."""
+    from ndncc.emulate.plan import daemon_modules
+
+    out = subprocess.run(
+        [str(ndnccd), "--list-modules"], capture_output=True, text=True, check=True
+    ).stdout
+    listed = json.loads(out)
+    loads = daemon_modules()
+    assert listed == {"strategies": list(loads.strategies), "modules": list(loads.modules)}
+    assert "pcon" in listed["strategies"]
+
+
+@pytest.mark.parametrize(
+    "scenario, checks",
+    [
+        # PCON: the pcon strategy and marking module on every daemon (refused before)
+        ("pcon/dumbbell.toml", {"strategy": "pcon", "module": "pcon", "R2→R1": "100p"}),
+        # CHoPCoP: queues in bytes (refused before: "ndnccd's queues count packets")
+        (
+            "chopcop/baseline.toml",
+            {"strategy": "best-route", "module": "chopcop", "B→C": "1500000B"},
+        ),
+    ],
+)
+def test_pcon_and_byte_queue_scenarios_run_on_the_daemons(ndnccd, tmp_path, scenario, checks):
+    """2 s of each, no simulator: every consumer gets Data, the daemons run the scenario's
+    strategy and module with its queues (byte queues in bytes), and the summary names each
+    face's drops as the simulator's summary does."""
+    r = emulate(
+        str(ROOT / "scenarios" / scenario), "--duration", "2s", "--no-sim", "--out", str(tmp_path)
+    )
+    assert r.returncode == 0, r.stderr
+    assert "queue drops:" in r.stderr
+    s = json.loads((tmp_path / "real" / "summary.json").read_text())
+    assert s["apps"] and all(a["data_received"] > 0 for a in s["apps"]), s["apps"]
+    assert set(s["consumer_start_lag_s"]) == {a["name"] for a in s["apps"]}
+    for cfg in (tmp_path / "real" / "configs").glob("*.toml"):
+        fw = tomllib.loads(cfg.read_text())["forwarder"]
+        assert fw["strategy"] == checks["strategy"] and set(fw["module"]) == {checks["module"]}
+    faces = {f"{f['node']}→{f['peer']}": f for f in s["faces"] if f["peer"]}
+    (key,) = [k for k in checks if "→" in k]
+    assert faces[key]["queue"] == checks[key]
+    assert faces[key]["max_queue_pkts"] > 0
+    assert all(f["drops"] >= 0 and f["after_close"] >= 0 for f in s["faces"])
 
 
 @pytest.mark.parametrize(

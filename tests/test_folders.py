@@ -113,3 +113,17 @@ def test_cli_refuses_mixing_before_any_work(tmp_path, capsys, found, command):
     assert err.startswith(f"error: --out {d}: holds "), err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert sorted(p.name for p in d.iterdir()) == before
+
+
+def test_the_manifest_tells_the_kind_when_the_marker_file_is_gone(tmp_path):
+    """One source of truth: a folder whose manifest (ndncc.files) says it holds a run is a run's
+    folder even after its summary.json was deleted — a sweep is still refused there."""
+    from ndncc.files import record
+
+    d = tmp_path / "run"
+    d.mkdir()
+    (d / "throughput.csv").write_text("t,x\n")
+    record(d, "run", [d / "throughput.csv"])
+    assert folder_kind(d) == "run"
+    with pytest.raises(FolderKindError, match="a run's results"):
+        check_kind(d, "sweep")

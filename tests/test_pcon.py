@@ -40,6 +40,28 @@ def test_dumbbell_marks_cut_windows_and_fills_the_link():
     assert (r1["scheme_ratio"].dropna() == 1.0).all() and len(r1["scheme_ratio"].dropna()) > 0
 
 
+def longest_silence(r) -> dict[str, float]:
+    """Per consumer, the longest time (s) without a Data after its first one: between two
+    Data, or from its last Data to the end of the run (a consumer that stalls for good)."""
+    end = float(r.summary["sim_time_s"])
+    out = {}
+    for name, g in r.delays.groupby("app_name"):
+        t = np.append(np.sort(g["time_s"].to_numpy()), end)
+        out[name] = float(np.diff(t).max())
+    return out
+
+
+def test_the_shipped_dumbbell_never_leaves_a_consumer_a_second_without_data():
+    """Issue 27's acceptance, on the file as shipped: after its first Data neither consumer
+    goes 1 s without Data (with 100-packet queues C1 stalled from 0.7 s to the end)."""
+    r = ndncc.run(DUMBBELL)
+    silence = longest_silence(r)
+    assert set(silence) == {"c1", "c2"}
+    assert all(s < 1.0 for s in silence.values()), silence
+    # the paper's zero loss (Fig. 7) holds with the shipped queues
+    assert sum(f["drops"] for f in r.summary["faces"]) == 0
+
+
 def test_marking_and_consumer_are_separable():
     s = Scenario.load(DUMBBELL)
     # the consumer without marking: no marks anywhere, it reacts to timeouts only

@@ -673,8 +673,15 @@ def _duplicate(spec: SweepSpec, a: RunTask, b: RunTask):
 # paper reproductions: a list of Jobs, every run needed
 
 
-def load_outcome(store: Store, key: str, keep: Iterable[str], label: str):
-    """A :class:`ndncc.sweep.Outcome` from a stored run: its summary and the frames `keep`."""
+def load_outcome(
+    store: Store,
+    key: str,
+    keep: Iterable[str],
+    label: str,
+    overrides: dict[str, Any] | None = None,
+):
+    """A :class:`ndncc.sweep.Outcome` from a stored run: its summary and the frames `keep`, with
+    the `overrides` of the job that asked for it."""
     import pandas as pd
 
     from .results import PARQUET_FILES
@@ -693,7 +700,7 @@ def load_outcome(store: Store, key: str, keep: Iterable[str], label: str):
             f"{path}: unreadable ({type(e).__name__}: {e}); run the same command again to "
             "recompute the run"
         ) from e
-    return Outcome(label, summary, frames)
+    return Outcome(label, summary, frames, dict(overrides or {}))
 
 
 def _stored_files(keep: Iterable[str]) -> list[str]:
@@ -762,7 +769,7 @@ def run_jobs_stored(
             f"{len(failed)} of {len(tasks)} runs failed, e.g. {first.get('label')}: "
             f"{first.get('error')} (every error is in {root / 'failed'}/)"
         )
-    return {j.key: load_outcome(store, key_of[j.key], j.keep, j.key) for j in jobs}
+    return {j.key: load_outcome(store, key_of[j.key], j.keep, j.key, j.overrides) for j in jobs}
 
 
 __all__ += ["Planner", "StoreError", "open_store", "next_seed_count", "command_line"]

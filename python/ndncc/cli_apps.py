@@ -11,7 +11,7 @@ import os
 import time
 from pathlib import Path
 
-from .cli import EXIT_OK, InputError, _console
+from .cli_common import EXIT_OK, InputError, _console
 
 DEFAULT_TRANSPORT = "unix:///run/nfd/nfd.sock"
 
@@ -138,6 +138,9 @@ def cmd_consumer(args: argparse.Namespace) -> int:
             "send until the end (give a --stop shorter than --duration, or leave it out)"
         )
     body, packets, prefix = _spec_of("consumer", args)
+    # when it began (wall clock, s since the epoch, within the forwarder's connect time):
+    # ndncc emulate measures the consumers' start skew from it
+    started = time.time()
     report = _native_call(
         _core.rt_consumer,
         args.forwarder,
@@ -148,6 +151,7 @@ def cmd_consumer(args: argparse.Namespace) -> int:
         stop_s=stop,
         bin_s=bin_s,
     )
+    report["started_unix_s"] = started
     _print_report(args, f"consumer {prefix} via {args.forwarder}", report)
     return EXIT_OK
 

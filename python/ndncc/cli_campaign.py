@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from .cli import EXIT_INPUT, EXIT_OK, InputError, _console, _error, _output_dir
+from .cli_common import EXIT_INPUT, EXIT_OK, InputError, _console, _error, _output_dir
 
 EXIT_RUNS_FAILED = 4
 #: off a terminal (a batch job's log), a progress line this often

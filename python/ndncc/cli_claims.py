@@ -6,8 +6,8 @@ import argparse
 import time
 from pathlib import Path
 
-from .cli import EXIT_OK, InputError, _console, _output_dir, _say
 from .cli_campaign import EXIT_RUNS_FAILED, SweepBar, _jobs_and_dask
+from .cli_common import EXIT_OK, InputError, _console, _output_dir, _say
 
 MAX_POINTS = 100_000
 MAX_SEEDS = 1_000
@@ -125,7 +125,7 @@ def reproduce_unknowns(args: argparse.Namespace) -> int:
         )
         _say(console, f"claim map: {cm.markdown} (claims.csv and figures beside it)")
     if m.errors:
-        from .cli import _error
+        from .cli_common import _error
 
         why = "some of their runs failed" if m.failed_runs else "the comparison raised there"
         _error(f"{len(m.errors)} (point, seed) pairs not evaluated ({why}); see {cm.markdown}")

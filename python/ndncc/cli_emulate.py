@@ -7,12 +7,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli import EXIT_OK, InputError, _console, _output_dir, _parse_set
+from .cli_common import EXIT_OK, InputError, _console, _output_dir, _parse_set
 
 
 def cmd_emulate(args: argparse.Namespace) -> int:
     from . import runner
     from .emulate import EmulateError
+    from .emulate.collect import drops_text
     from .emulate.compare import compare, print_table
     from .emulate.run import emulate
 
@@ -57,6 +58,7 @@ def cmd_emulate(args: argparse.Namespace) -> int:
                 f"real run ({summary['mode']}: {summary['mode_reason']}) → {out / 'real'}",
                 markup=False,
             )
+            console.print(drops_text(summary), markup=False)
         if args.no_sim:
             return EXIT_OK
         if not args.quiet:

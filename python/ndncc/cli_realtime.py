@@ -10,7 +10,7 @@ import math
 import os
 from pathlib import Path
 
-from .cli import EXIT_OK, InputError, _console, _output_dir
+from .cli_common import EXIT_OK, InputError, _console, _output_dir
 
 
 def _sendloop_figure(run, path: Path, title: str) -> Path:

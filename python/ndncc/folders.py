@@ -1,7 +1,10 @@
 """What an output folder already holds, so that one kind of result is never written into another
 kind's folder (a run's files into a sweep's result store, a reproduction into a run's folder).
 
-A folder's kind is told by the files each command writes at its top:
+A folder's kind is first what its manifest says (``ndncc-manifest.json``, :mod:`ndncc.files`:
+``run``, ``figures`` — figures drawn into a folder of their own — or ``reproduction``); a folder
+without one (a result store, or one written before manifests) is told by the files each command
+writes at its top:
 
 * ``run`` — ``summary.json`` (``ndncc run``, :meth:`ndncc.Result.save`);
 * ``sweep`` — ``sweep.json`` (``ndncc sweep``: a result store with its spec);
@@ -15,6 +18,8 @@ A folder's kind is told by the files each command writes at its top:
 from __future__ import annotations
 
 from pathlib import Path
+
+from .files import read_manifest
 
 KINDS = ("run", "sweep", "reproduction")
 _WHAT = {
@@ -36,6 +41,12 @@ def folder_kind(path: str | Path) -> str | None:
     path = Path(path)
     if not path.is_dir():
         return None
+    try:
+        manifest = read_manifest(path)
+    except ValueError:
+        manifest = None  # damaged: the files at the top still tell (the save names the damage)
+    if manifest is not None and manifest["kind"] in ("run", "reproduction"):
+        return manifest["kind"]
     if (path / "summary.json").is_file():
         return "run"
     if (path / "comparison.csv").is_file():

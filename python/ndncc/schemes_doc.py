@@ -174,11 +174,11 @@ _BLOCK = re.compile(r"(<!-- REGISTRY (?P<what>[\w-]+) -->)(?P<body>.*?)(<!-- /RE
 
 def registry_list(what: str) -> str:
     """The inline list a block names: "routers", "controllers", "strategies" (every registered
-    one) or "emulate-modules" (the router schemes `ndncc emulate` runs on ndnccd)."""
+    one) or "emulate-modules" (the router modules ndnccd loads, which `ndncc emulate` accepts)."""
     if what == "emulate-modules":
-        from .emulate.plan import DAEMON_MODULES
+        from .emulate.plan import daemon_modules
 
-        names = list(DAEMON_MODULES)
+        names = list(daemon_modules().modules)
     elif what in ("routers", "controllers", "strategies", "components"):
         names = [e["name"] for e in schema()[what]]
     else:

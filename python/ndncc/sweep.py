@@ -31,11 +31,14 @@ class Job:
 
 @dataclass
 class Outcome:
-    """What a worker brings back: the summary and the frames the job asked to keep."""
+    """What a worker brings back: the summary and the frames the job asked to keep, and the
+    job's overrides (what the run set beyond its scenario file: a comparison reads a parameter
+    of the run from them, not from a constant)."""
 
     key: str
     summary: dict
     frames: dict[str, Any]
+    overrides: dict[str, Any] = field(default_factory=dict)
 
 
 def run_job(job: Job) -> Outcome:
@@ -44,7 +47,7 @@ def run_job(job: Job) -> Outcome:
 
     result = runner.run(job.scenario, overrides=job.overrides, tables=bool(job.keep))
     frames = {name: getattr(result, name) for name in job.keep}
-    return Outcome(job.key, result.summary, frames)
+    return Outcome(job.key, result.summary, frames, dict(job.overrides))
 
 
 def default_jobs() -> int:

@@ -311,6 +311,14 @@ fn scheme_schema() -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The strategies and router modules ndnccd loads, as JSON `{"strategies": [...], "modules":
+/// [...]}` (`ndncc_rt::daemon::modules`; what `ndnccd --list-modules` prints). `ndncc emulate`
+/// accepts exactly these.
+#[pyfunction]
+fn ndnccd_modules() -> String {
+    ndncc_rt::daemon::modules::list_json()
+}
+
 /// The cross-parameter problems of a scheme part's resolved config (`kind`: "router" or
 /// "controller"; `config`: JSON in the resolved spec's shape), as JSON `[{keys, problem, fix}]`;
 /// a config that does not parse is a ValueError.
@@ -385,6 +393,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(routes, m)?)?;
     m.add_function(wrap_pyfunction!(scheme_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(ndnccd_modules, m)?)?;
     m.add_function(wrap_pyfunction!(check_scheme, m)?)?;
     m.add_function(wrap_pyfunction!(sendloop, m)?)?;
     m.add_function(wrap_pyfunction!(sleep_overshoot, m)?)?;

@@ -4,6 +4,7 @@
 
 use ndncc_rt::daemon::config::Config;
 use ndncc_rt::daemon::Daemon;
+use ndncc_wire::dataset::{decode_faces, FaceStatus};
 use ndncc_wire::mgmt::{CommandInterest, ControlParameters, ControlResponse, Scope};
 use ndncc_wire::packet::element_len;
 use ndncc_wire::{Data, DataView, Frame, Interest, LpPacket, Name, NetPacket};
@@ -170,6 +171,225 @@ fn malformed_datagrams_and_stream_frames_are_counted_and_dropped() {
     // 8 bad datagrams (the empty one included), 2 bad headers, 1 bad element
     assert_eq!(d.stats.malformed, 11, "{}", d.report());
     assert_eq!(d.fwd.core.counters.rejected, 2);
+}
+
+/// The daemon's `faces/list` dataset, asked on `s` (other frames on the way are skipped).
+fn faces_list(s: &mut TcpStream, buf: &mut Vec<u8>, nonce: u32) -> Vec<FaceStatus> {
+    let mut i = Interest::new(Name::from_uri("/localhost/nfd/faces/list").unwrap(), nonce);
+    i.can_be_prefix = true;
+    i.must_be_fresh = true;
+    s.write_all(&i.encode().unwrap()).unwrap();
+    loop {
+        let f = read_frame(s, buf).expect("a faces/list reply");
+        if let Some(NetPacket::Data(d)) = Frame::decode(&f).unwrap().net {
+            if d.name.to_string().starts_with("/localhost/nfd/faces/list") {
+                return decode_faces(d.content.unwrap_or_default()).unwrap();
+            }
+        }
+    }
+}
+
+/// A `[[face]]` towards a UDP socket of the test's with a byte queue of ten Interests' size:
+/// the queue holds exactly ten (a byte bound, not a packet count), drops the rest, and
+/// `faces/list` and the stop report count the drops on that face (packets and bytes).
+#[test]
+fn a_byte_queue_drops_at_its_byte_bound_and_faces_list_counts_the_drops() {
+    let sink = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let name = |k: usize| format!("/q/n{k:04}");
+    let size = interest(&name(0), 1).len();
+    // 1 bit/s: the first Interest holds the transmitter for minutes, the rest wait
+    let r = start(&format!(
+        "[[face]]\nuri = \"udp4://{}\"\nlink = {{ bandwidth_mbps = 1e-6, queue = \"{}B\" }}\n\
+         [[route]]\nprefix = \"/q\"\nface = 0\n",
+        sink.local_addr().unwrap(),
+        10 * size
+    ));
+    let mut c = connect(r.tcp);
+    let mut buf = Vec::new();
+    c.write_all(&interest(&name(0), 1)).unwrap();
+    // once the reply is back, the loop has put the first Interest on the link
+    let before = faces_list(&mut c, &mut buf, 900);
+    let up = |faces: &[FaceStatus]| {
+        faces
+            .iter()
+            .find(|f| f.uri.starts_with("udp4://"))
+            .cloned()
+            .expect("the [[face]]")
+    };
+    assert_eq!(up(&before).n_queue_drops, Some(0));
+    let burst: Vec<u8> = (1..=25)
+        .flat_map(|k| interest(&name(k), 1 + k as u32))
+        .collect();
+    assert!((1..=25).all(|k| interest(&name(k), 1).len() == size));
+    c.write_all(&burst).unwrap();
+    let after = up(&faces_list(&mut c, &mut buf, 901));
+    // 10 of the 25 fit in 10 Interests' bytes; a packet count of 10·size would take them all
+    assert_eq!(after.n_queue_drops, Some(15), "{after:?}");
+    assert_eq!(after.n_queue_drop_bytes, Some(15 * size as u64));
+    // the TCP faces dropped nothing
+    let d = r.finish();
+    let report: serde_json::Value = serde_json::from_str(&d.report()).unwrap();
+    let faces = report["faces"].as_array().unwrap();
+    let f = faces.iter().find(|f| f["id"] == after.face_id).unwrap();
+    assert_eq!(f["drops"], 15);
+    assert_eq!(f["drop_bytes"], 15 * size as u64);
+    assert_eq!(f["queue"], format!("{}B", 10 * size));
+    assert_eq!(f["max_queue_bytes"], 10 * size as u64);
+    let others: u64 = faces
+        .iter()
+        .filter(|g| g["id"] != after.face_id)
+        .map(|g| g["drops"].as_u64().unwrap())
+        .sum();
+    assert_eq!(others, 0, "{faces:?}");
+}
+
+/// Data for a consumer that left are counted on its closed face apart from its queue's drops
+/// (`after_close`), so that a report of queue drops shows only what a queue refused.
+#[test]
+fn data_sent_to_a_closed_face_are_not_counted_as_its_queue_drops() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let mut a = connect(r.tcp);
+    for i in 0..3u32 {
+        a.write_all(&interest(&format!("/p/gone/seg={i}"), 70 + i))
+            .unwrap();
+    }
+    let mut f = read_frame(&mut prod, &mut pbuf).unwrap();
+    let a_id = {
+        let mut m = connect(r.tcp);
+        let faces = faces_list(&mut m, &mut Vec::new(), 902);
+        assert_eq!(faces.len(), 3, "producer, a, this one: {faces:?}");
+        faces[1].face_id
+    };
+    drop(a);
+    // wait until the daemon has closed a's face
+    for k in 0.. {
+        let mut m = connect(r.tcp);
+        if faces_list(&mut m, &mut Vec::new(), 903 + k)
+            .iter()
+            .all(|x| x.face_id != a_id)
+        {
+            break;
+        }
+        assert!(k < 100, "a's face is still open");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for k in 0..3 {
+        let Some(NetPacket::Interest(i)) = Frame::decode(&f).unwrap().net else {
+            panic!("an Interest upstream")
+        };
+        prod.write_all(&Data::new(i.name.to_owned(), vec![1u8; 100]).encode())
+            .unwrap();
+        if k < 2 {
+            f = read_frame(&mut prod, &mut pbuf).unwrap();
+        }
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let d = r.finish();
+    let report: serde_json::Value = serde_json::from_str(&d.report()).unwrap();
+    let face = report["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == a_id)
+        .unwrap()
+        .clone();
+    assert_eq!(face["queue"], "closed");
+    assert_eq!(
+        (face["drops"].clone(), face["after_close"].clone()),
+        (0.into(), 3.into())
+    );
+}
+
+/// One Interest read from a test's UDP "producer" within `wait`: (its name, its PitToken, the
+/// daemon's address).
+fn udp_interest(
+    s: &UdpSocket,
+    wait: Duration,
+) -> Option<(Name, Option<Vec<u8>>, std::net::SocketAddr)> {
+    s.set_read_timeout(Some(wait)).unwrap();
+    let mut b = [0u8; 9000];
+    let (n, from) = s.recv_from(&mut b).ok()?;
+    let f = Frame::decode(&b[..n]).unwrap();
+    let Some(NetPacket::Interest(i)) = f.net else {
+        return None;
+    };
+    Some((
+        i.name.to_owned(),
+        f.lp.and_then(|l| l.pit_token).map(<[u8]>::to_vec),
+        from,
+    ))
+}
+
+/// `strategy = "pcon"` runs the core's PCON strategy on the daemon: Interests start on the
+/// cheapest of two next hops, and marked Data from it shift the ratio to the other (50 marks:
+/// p = 0.98^50 ≈ 0.36 left on the first).
+#[test]
+fn the_pcon_strategy_shifts_interests_away_from_a_face_returning_marked_data() {
+    let a = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let b = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let r = start(&format!(
+        "[forwarder]\nstrategy = \"pcon\"\n\
+         [[face]]\nuri = \"udp4://{}\"\n[[face]]\nuri = \"udp4://{}\"\n\
+         [[route]]\nprefix = \"/m\"\nface = 0\ncost = 0\n\
+         [[route]]\nprefix = \"/m\"\nface = 1\ncost = 10\n",
+        a.local_addr().unwrap(),
+        b.local_addr().unwrap()
+    ));
+    let mut c = connect(r.tcp);
+    let short = Duration::from_millis(20);
+    let (mut marks, mut k, mut first) = (0, 0u32, None);
+    while marks < 50 {
+        k += 1;
+        assert!(k < 1000, "{marks} marks after {k} Interests");
+        c.write_all(&interest(&format!("/m/a{k}"), k)).unwrap();
+        // answer on whichever face it came: the first with marked Data, the second plain
+        loop {
+            if let Some((n, tok, from)) = udp_interest(&a, short) {
+                first.get_or_insert("a");
+                let lp = LpPacket {
+                    pit_token: tok,
+                    congestion_mark: Some(1),
+                    ..LpPacket::wrap(Data::new(n, vec![1u8; 10]).encode())
+                };
+                a.send_to(&lp.encode().unwrap(), from).unwrap();
+                marks += 1;
+                break;
+            }
+            if let Some((n, tok, from)) = udp_interest(&b, short) {
+                first.get_or_insert("b");
+                let lp = LpPacket {
+                    pit_token: tok,
+                    ..LpPacket::wrap(Data::new(n, vec![1u8; 10]).encode())
+                };
+                b.send_to(&lp.encode().unwrap(), from).unwrap();
+                break;
+            }
+        }
+        read_frame(&mut c, &mut Vec::new()).expect("the Data back");
+    }
+    assert_eq!(first, Some("a"), "100 % on the cheapest next hop at first");
+    // now about 64 % of new Interests take the second face (long lifetimes: no expiry shifts)
+    for j in 0..100u32 {
+        let mut i = Interest::new(Name::from_uri(&format!("/m/b{j}")).unwrap(), 5000 + j);
+        i.lifetime = Some(60_000);
+        c.write_all(&i.encode().unwrap()).unwrap();
+    }
+    let (mut on_a, mut on_b) = (0, 0);
+    while udp_interest(&a, Duration::from_millis(300)).is_some() {
+        on_a += 1;
+    }
+    while udp_interest(&b, Duration::from_millis(300)).is_some() {
+        on_b += 1;
+    }
+    // probing (r ≤ 0.001) may duplicate one on both faces
+    assert!((100..=103).contains(&(on_a + on_b)), "{on_a} + {on_b}");
+    // on a: Binomial(100, 0.36), 10..=65 is beyond 5 standard deviations either way
+    assert!(
+        (10..=65).contains(&on_a) && on_b >= 35,
+        "{on_a} on a, {on_b} on b"
+    );
+    r.finish();
 }
 
 #[test]

@@ -43,6 +43,12 @@ pub const N_FIB_ENTRIES: u64 = 0x84;
 pub const N_PIT_ENTRIES: u64 = 0x85;
 pub const N_MEASUREMENTS_ENTRIES: u64 = 0x86;
 pub const N_CS_ENTRIES: u64 = 0x87;
+// ndnccd's own FaceStatus counters (not NFD's): even types, so non-critical, which NFD clients
+// (python-ndn, ndnd) skip; written after Flags.
+/// Packets the face's emulated transmit queue dropped (overflow or a scheme's discipline).
+pub const NDNCC_N_QUEUE_DROPS: u64 = 0x0390;
+/// Their bytes (NDN wire size).
+pub const NDNCC_N_QUEUE_DROP_BYTES: u64 = 0x0392;
 
 /// Packet counters of a face or a forwarder.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -106,6 +112,10 @@ pub struct FaceStatus {
     pub n_out_bytes: u64,
     /// Face flag bits ([`crate::mgmt::FACE_FLAG_LOCAL_FIELDS`], …).
     pub flags: u64,
+    /// ndnccd: packets dropped by the face's transmit queue ([`NDNCC_N_QUEUE_DROPS`]).
+    pub n_queue_drops: Option<u64>,
+    /// ndnccd: their bytes ([`NDNCC_N_QUEUE_DROP_BYTES`]).
+    pub n_queue_drop_bytes: Option<u64>,
 }
 
 impl FaceStatus {
@@ -134,6 +144,8 @@ impl FaceStatus {
             tlv::write_nonneg_tlv(b, N_IN_BYTES, self.n_in_bytes);
             tlv::write_nonneg_tlv(b, N_OUT_BYTES, self.n_out_bytes);
             tlv::write_nonneg_tlv(b, FLAGS, self.flags);
+            nonneg(b, NDNCC_N_QUEUE_DROPS, self.n_queue_drops);
+            nonneg(b, NDNCC_N_QUEUE_DROP_BYTES, self.n_queue_drop_bytes);
         });
     }
 
@@ -157,6 +169,8 @@ impl FaceStatus {
                 N_IN_BYTES => f.n_in_bytes = e.nonneg()?,
                 N_OUT_BYTES => f.n_out_bytes = e.nonneg()?,
                 FLAGS => f.flags = e.nonneg()?,
+                NDNCC_N_QUEUE_DROPS => f.n_queue_drops = Some(e.nonneg()?),
+                NDNCC_N_QUEUE_DROP_BYTES => f.n_queue_drop_bytes = Some(e.nonneg()?),
                 _ => return f.counters.read(e),
             }
             Ok(true)
@@ -449,12 +463,17 @@ mod tests {
             },
             n_in_bytes: 1000,
             flags: 1,
+            n_queue_drops: Some(3),
+            n_queue_drop_bytes: Some(3750),
             ..Default::default()
         };
         let mut buf = Vec::new();
         f.encode_to(&mut buf);
         f.encode_to(&mut buf);
-        assert_eq!(decode_faces(&buf), Ok(vec![f.clone(), f]));
+        assert_eq!(decode_faces(&buf), Ok(vec![f.clone(), f.clone()]));
+        // the ndnccd counters are non-critical (even types), so NFD's clients skip them
+        assert!(!tlv::is_critical(NDNCC_N_QUEUE_DROPS));
+        assert!(!tlv::is_critical(NDNCC_N_QUEUE_DROP_BYTES));
         // No FaceId.
         assert!(decode_faces(&[0x80, 4, 0x72, 0, 0x81, 0]).is_err());
     }

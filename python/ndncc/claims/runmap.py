@@ -40,13 +40,15 @@ ROWS_DIR = "claims/rows"
 class EvalTask:
     """What a worker needs to evaluate one (point, seed): the comparison ("module:function",
     called as compare(outcomes, quick)), the tier, the store, each job's run key and kept
-    tables, and the rows file to write."""
+    tables, the rows file to write, and each job's overrides at the point (the outcomes carry
+    them: a comparison reads the run's parameters from them)."""
 
     compare: str
     quick: bool
     root: str
     runs: dict[str, tuple[str, tuple[str, ...]]]
     path: str
+    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _rows_name(compare: str, quick: bool, runs: dict) -> str:
@@ -75,7 +77,10 @@ def evaluate(t: EvalTask) -> dict:
         module, _, function = t.compare.partition(":")
         compare = getattr(importlib.import_module(module), function)
         store = Store(t.root)
-        outcomes = {j: load_outcome(store, rk, keep, j) for j, (rk, keep) in t.runs.items()}
+        outcomes = {
+            j: load_outcome(store, rk, keep, j, t.overrides.get(j))
+            for j, (rk, keep) in t.runs.items()
+        }
         rows = compare(outcomes, t.quick)
         data: dict = {
             "rows": [
@@ -227,6 +232,9 @@ def compare_ref(mod: ModuleType, decl: Declaration) -> str:
 def _evaluate_all(result: MapRun, mod, records, backend, on_progress) -> None:
     ref = compare_ref(mod, result.decl)
     todo: list[tuple[tuple[str, int], EvalTask]] = []
+    decl = result.decl
+    jobs = list(decl.jobs(result.quick) if decl.jobs is not None else mod.jobs(result.quick))
+    points = {p.id: p for p in result.points}
     for ps, runs in result.plan.items():
         bad = [j for j, (rk, _) in runs.items() if (records.get(rk) or {}).get("status") != "ok"]
         if bad:
@@ -238,7 +246,9 @@ def _evaluate_all(result: MapRun, mod, records, backend, on_progress) -> None:
         if path.is_file():
             _take(result, ps, json.loads(path.read_text(encoding="utf-8")))
             continue
-        todo.append((ps, EvalTask(ref, result.quick, str(result.root), runs, str(path))))
+        point = points[ps[0]]
+        overrides = {j.key: decl.overrides(j, point) for j in jobs if j.key in runs}
+        todo.append((ps, EvalTask(ref, result.quick, str(result.root), runs, str(path), overrides)))
     state = Progress(total=len(result.plan), skipped=len(result.plan) - len(todo))
     if on_progress is not None:
         on_progress("evaluation", state)

@@ -50,6 +50,16 @@ def compare(res: dict, quick: bool) -> list[Row]:
     ]
 
 
+def compare_asked(res: dict, quick: bool) -> list[Row]:
+    """The toy's rows and the rate the run was asked for, read from its outcome's overrides (a
+    comparison reads a run's parameters there, at every point of a map)."""
+    asked = res["one link"].overrides.get("apps[c].rate")
+    return [
+        *compare(res, quick),
+        Row("toy", "rate asked", "one link", None, asked, "Interests/s", "reported", None),
+    ]
+
+
 def declaration() -> Declaration:
     return Declaration(
         PAPER,

@@ -7,6 +7,13 @@ producers make the two equal, see :func:`ndncc.emulate.run.emulate`);
 ``throughput_model_mbps`` counts each Data at the scenario's size, so that it compares with the
 simulator's ``throughput_mbps`` Data for Data whatever the real sizes. Not measured (absent):
 delays, ``max_burst``, ``delivery_ratio``, face series.
+
+``faces``: one entry per daemon face, as the simulator's ``summary["faces"]`` names them
+(``node``, ``peer`` — the node at the link's other end, None for an app's face — ``drops``,
+``drop_bytes``, ``marks``, ``max_queue_pkts``, ``max_queue_bytes``), plus ``link`` (the
+scenario's link index), ``queue`` (its capacity) and ``after_close`` (packets sent to the face
+after it closed: Data for a consumer that had exited, not queue drops): where the Data a
+producer sent and a consumer never got were dropped by an emulated queue.
 """
 
 from __future__ import annotations
@@ -65,7 +72,21 @@ def _consumer_entry(spec: dict, a: dict, r: dict) -> dict:
         "dropped": r["dropped"],
         "elapsed_s": r["elapsed_s"],
         "interrupted": r.get("interrupted", False),
+        "started_unix_s": r.get("started_unix_s"),
     }
+
+
+def start_lags(spec: dict, apps: list[dict]) -> dict[str, float] | None:
+    """Each consumer's start, s, after the one that started first, minus the gap the scenario
+    schedules between them (0 for all: they started exactly on schedule relative to each
+    other; the simulator's are). None without a start time from every consumer. A fraction
+    of a RTT of lag decides how two window consumers share a bottleneck (docs/realtime.md)."""
+    sched = {a["name"]: a.get("start_ns", 0) / 1e9 for a in spec["apps"]}
+    if not apps or any(a.get("started_unix_s") is None for a in apps):
+        return None
+    offset = {a["name"]: a["started_unix_s"] - sched[a["name"]] for a in apps}
+    first = min(offset.values())
+    return {name: round(t - first, 6) for name, t in offset.items()}
 
 
 SERIES_COLUMNS = [
@@ -113,6 +134,46 @@ def series_frame(spec: dict, rows: list[tuple[int, dict]]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def face_entries(spec: dict, nodes: list, counters: list[dict | None]) -> list[dict]:
+    """The daemons' per-face counters (``faces`` of each stop report) named as the simulator
+    names its faces: a net face by the node at its link's other end (matched by the face's
+    URI, the peer endpoint :mod:`.plan` configured), any other face (an app's) with peer
+    None."""
+    names = [n["name"] for n in spec["nodes"]]
+    out = []
+    for node, report in zip(nodes, counters, strict=True):
+        by_uri = {peer.uri(): (link, there) for link, there, peer, _ in node.faces}
+        for f in (report or {}).get("faces") or []:
+            link, there = by_uri.get(f.get("uri"), (None, None))
+            out.append(
+                {
+                    "node": node.name,
+                    "face": f["id"],
+                    "peer": None if there is None else names[there],
+                    "link": link,
+                    "queue": f["queue"],
+                    "drops": f["drops"],
+                    "drop_bytes": f["drop_bytes"],
+                    "after_close": f.get("after_close", 0),
+                    "marks": f.get("marks", 0),
+                    "max_queue_pkts": f["max_queue_packets"],
+                    "max_queue_bytes": f["max_queue_bytes"],
+                }
+            )
+    return out
+
+
+def drops_text(summary: dict) -> str:
+    """One line: the emulated queues' drops per face where there were any ("R1 → R2: 120
+    packets (150000 B)"), or that there were none."""
+    parts = [
+        f"{f['node']} → {f['peer'] or 'app'}: {f['drops']} packets ({f['drop_bytes']} B)"
+        for f in summary.get("faces") or []
+        if f["drops"]
+    ]
+    return "queue drops: " + ("; ".join(parts) if parts else "none")
+
+
 def collect(
     spec: dict,
     nodes: list,
@@ -146,6 +207,7 @@ def collect(
                 "data_sent": r.get("data_sent"),
             }
         )
+    counters = [daemon_counters(d) for d in daemons]
     summary = {
         "scenario": spec["name"],
         "seed": spec["seed"],
@@ -154,7 +216,9 @@ def collect(
         "bin_s": bin_s,
         "apps": apps,
         "producers": prods,
-        "nodes": {n.name: daemon_counters(d) for n, d in zip(nodes, daemons, strict=True)},
+        "nodes": {n.name: c for n, c in zip(nodes, counters, strict=True)},
+        "faces": face_entries(spec, nodes, counters),
+        "consumer_start_lag_s": start_lags(spec, apps),
         "ndncc_version": __version__,
         "git_commit": git_commit(),
         "scenario_hash": spec_hash(spec),

@@ -52,6 +52,46 @@ def rows(sim: dict, real: dict) -> list[dict]:
     return out
 
 
+def face_rows(sim: dict, real: dict) -> list[dict]:
+    """Per face (``node → peer``; "app" for apps' faces, summed per node): the queue drops
+    and marks of both runs, the faces where either run dropped or marked, then the totals.
+    Parallel links between two nodes are summed."""
+
+    def totals(summary: dict) -> dict[tuple[str, str], dict]:
+        out: dict[tuple[str, str], dict] = {}
+        for f in summary.get("faces") or []:
+            key = (f["node"], f.get("peer") or "app")
+            t = out.setdefault(key, {"drops": 0, "drop_bytes": 0, "marks": 0})
+            for k in t:
+                t[k] += int(f.get(k) or 0)
+        return out
+
+    s, r = totals(sim), totals(real)
+    rows_ = []
+    for key in sorted(set(s) | set(r)):
+        a, b = s.get(key, {}), r.get(key, {})
+        if any(a.values()) or any(b.values()):
+            rows_.append(
+                {
+                    "face": f"{key[0]} → {key[1]}",
+                    "sim_drops": a.get("drops"),
+                    "real_drops": b.get("drops"),
+                    "sim_marks": a.get("marks"),
+                    "real_marks": b.get("marks"),
+                }
+            )
+    rows_.append(
+        {
+            "face": "all faces",
+            "sim_drops": sum(t["drops"] for t in s.values()),
+            "real_drops": sum(t["drops"] for t in r.values()),
+            "sim_marks": sum(t["marks"] for t in s.values()),
+            "real_marks": sum(t["marks"] for t in r.values()),
+        }
+    )
+    return rows_
+
+
 def _binned(df: pd.DataFrame, app: str, width: float, end: float, col: str) -> np.ndarray:
     """Mbit/s of ``col`` bytes of one app's rows in bins of ``width`` s up to ``end``."""
     d = df[df["app_name"] == app]
@@ -111,6 +151,14 @@ def _percent(rel: float | None) -> str:
     return "—" if rel is None else f"{rel * 100:+.1f} %"
 
 
+def _lags(real: dict) -> str:
+    """Each consumer's start lag behind the first one's schedule, ms ("—" when unmeasured)."""
+    lags = real.get("consumer_start_lag_s")
+    if not lags:
+        return "—"
+    return ", ".join(f"{name} {lag * 1e3:.1f} ms" for name, lag in sorted(lags.items()))
+
+
 def markdown(table: list[dict], sim: dict, real: dict) -> str:
     lines = [
         f"# {real['scenario']}: simulator vs real (`ndncc emulate`)",
@@ -121,6 +169,7 @@ def markdown(table: list[dict], sim: dict, real: dict) -> str:
         f"({real['cpu_count']} CPUs)",
         f"* scenario: `{real['source']}`, hash `{real['scenario_hash'][:12]}`, commit "
         f"`{real.get('git_commit')}`",
+        f"* consumers' start lag (real; the simulator's is 0): {_lags(real)}",
         '* relative difference = (real − sim) / sim; "Data × scenario size" counts each Data '
         'at the scenario\'s size (payload + data_overhead) in both runs, "wire bytes" counts '
         "the real Data's NDN wire size (name, MetaInfo, signature) against the simulator's "
@@ -133,6 +182,22 @@ def markdown(table: list[dict], sim: dict, real: dict) -> str:
         lines.append(
             f"| {r['app']} | {r['metric']} | {r['unit']} | {_fmt(r['sim'])} | "
             f"{_fmt(r['real'])} | {_percent(r['relative_difference'])} |"
+        )
+    lines += [
+        "",
+        "## Queue drops and marks per face",
+        "",
+        "Packets each face's transmit queue dropped (overflow or the scheme's queue discipline; "
+        "the real run's are ndnccd's emulated queues) and Data it marked, where either run "
+        "dropped or marked any (counts).",
+        "",
+        "| face | drops, simulator | drops, real | marks, simulator | marks, real |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for f in face_rows(sim, real):
+        lines.append(
+            f"| {f['face']} | {_fmt(f['sim_drops'])} | {_fmt(f['real_drops'])} | "
+            f"{_fmt(f['sim_marks'])} | {_fmt(f['real_marks'])} |"
         )
     lines.append("")
     return "\n".join(lines)

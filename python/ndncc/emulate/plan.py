@@ -3,24 +3,22 @@ processes. Pure functions (no process, no socket): unit-tested on their own.
 
 Each link ``a``–``b`` becomes a UDP face at ``a`` towards ``b`` and one at ``b`` towards
 ``a``; each face emulates its outgoing direction with the link's bandwidth, one-way delay and
-that direction's queue (``queue_ab`` at ``a``, ``queue_ba`` at ``b``), as the simulator puts
-the a→b queue in a's face. Routes are the simulator's FIB entries on net faces
-(:meth:`ndncc.scenario.Scenario.routes`: static ``[[routes]]`` and the computed shortest
-paths), each mapped to the face of its link at its node. Apps reach their node's daemon over
+that direction's queue (``queue_ab`` at ``a``, ``queue_ba`` at ``b``, in packets or in bytes
+as the scenario writes it), as the simulator puts the a→b queue in a's face. The strategies and
+router schemes accepted are the ones ``ndnccd`` loads (:func:`daemon_modules`). Routes are
+the simulator's FIB entries on net faces (:meth:`ndncc.scenario.Scenario.routes`: static
+``[[routes]]`` and the computed shortest paths), each mapped to the face of its link at its
+node. Apps reach their node's daemon over
 a Unix socket; producers register their prefix there as real apps do.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
-# the strategies ndnccd runs (crates/core/src/forwarder: one strategy per forwarder)
-DAEMON_STRATEGIES = ("best-route", "multicast", "weighted-multipath", "class-multipath")
-# the router schemes emulation runs on ndnccd (it loads every registered one as
-# [forwarder.module.<scheme>]; pcon needs its strategy and sieve its SDN controller, which the
-# daemon does not run)
-DAEMON_MODULES = ("sf", "mircc", "chopcop", "hbh")
 UDP_PORT = 6363  # every node's UDP port in namespace mode (each namespace has its own)
 
 
@@ -51,36 +49,51 @@ class NodePlan:
     forwarder: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class DaemonModules:
+    """What ``ndnccd`` loads: its strategies and router modules, by name."""
+
+    strategies: tuple[str, ...]
+    modules: tuple[str, ...]
+
+
+@cache
+def daemon_modules() -> DaemonModules:
+    """The strategies and router modules ``ndnccd`` loads: the daemon's own list
+    (``crates/rt/src/daemon/modules.rs``, read through the native module; ``ndnccd
+    --list-modules`` prints the same), so that emulation accepts exactly what the daemon runs."""
+    from .. import _core
+
+    d = json.loads(_core.ndnccd_modules())
+    return DaemonModules(tuple(d["strategies"]), tuple(d["modules"]))
+
+
 def unsupported(spec: dict) -> list[str]:
     """What of the resolved scenario emulation cannot reproduce, one phrase each (empty: it
     all runs). Refused rather than approximated: a real run that silently differs from the
     scenario would be compared with the simulator as if it were the same."""
     problems = []
+    loads = daemon_modules()
     names = [n["name"] for n in spec["nodes"]]
     for n in spec["nodes"]:
-        if n.get("strategy", "best-route") not in DAEMON_STRATEGIES:
+        if n.get("strategy", "best-route") not in loads.strategies:
             problems.append(
                 f"node {n['name']}: strategy {n['strategy']!r} (ndnccd runs "
-                f"{', '.join(DAEMON_STRATEGIES)})"
+                f"{', '.join(loads.strategies)})"
             )
         schemes = n.get("schemes") or {}
         if len(schemes) > 1:
             problems.append(f"node {n['name']}: {len(schemes)} router schemes (ndnccd runs one)")
         for s in schemes:
-            if s not in DAEMON_MODULES:
+            if s not in loads.modules:
                 problems.append(
                     f"node {n['name']}: router scheme {s!r} (ndnccd loads "
-                    f"{', '.join(DAEMON_MODULES)})"
+                    f"{', '.join(loads.modules)})"
                 )
     for i, ln in enumerate(spec["links"]):
         where = f"link {i} ({names[ln['a']]}–{names[ln['b']]})"
         if ln.get("loss", 0):
             problems.append(f"{where}: loss = {ln['loss']} (ndnccd emulates no random loss)")
-        for key in ("queue_ab", "queue_ba"):
-            q = ln.get(key, {"packets": 100})
-            if "packets" not in q:
-                problems.append(f"{where}: a queue in bytes (ndnccd's queues count packets)")
-                break
     if spec.get("components"):
         problems.append(f"{len(spec['components'])} [[components]] (simulator-only)")
     for a in spec["apps"]:
@@ -99,12 +112,19 @@ def unsupported(spec: dict) -> list[str]:
 
 def link_emulation(spec: dict, link: dict, direction: str) -> dict:
     """ndnccd's ``link = {...}`` of one direction ("ab" or "ba") of a resolved link."""
-    q = link.get(f"queue_{direction}", {"packets": 100})
     return {
         "bandwidth_mbps": link["bandwidth_bps"] / 1e6,
         "delay_ms": link["delay_ns"] / 1e6,
-        "queue_packets": int(q["packets"]),
+        "queue": queue_capacity(link.get(f"queue_{direction}", {"packets": 100})),
     }
+
+
+def queue_capacity(q: dict) -> str:
+    """A resolved queue (``{"packets": N}`` or ``{"bytes": N}``) as ndnccd's ``queue`` reads it:
+    ``"Np"`` or ``"NB"`` (the scenario's units; ndnccd drops by packets or by bytes alike)."""
+    if "packets" in q:
+        return f"{int(q['packets'])}p"
+    return f"{int(q['bytes'])}B"
 
 
 def plan_nodes(

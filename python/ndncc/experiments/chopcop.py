@@ -13,6 +13,8 @@ nothing — the reading of Table I's delivery ratio (see `docs/schemes/chopcop.m
 
 from __future__ import annotations
 
+import functools
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +51,19 @@ ICP_TAUS_MS = [100, 120, 150, 200, 250, 300, 350, 400, 500]
 #: Fig. 7's link parameters are an image, and how deep chunks from B overtake A's (the delay
 #: difference × the chunk rate) decides how often ICTP's fast retransmit fires
 ICTP_AC_DELAYS_MS = [30, 20]
+#: ICP's unit of request, three readings (seed 001 runs every scheme over 32 KB chunks of 32
+#: 1 KB segments; ICP's own unit is a packet, its window counts packets): name → the receivers'
+#: overrides. "chunk": one Interest per chunk, W in chunks (the default); "segment Interests":
+#: one Interest per 1 KB Data, W in them (320 000 of them for the 320 MB file); "segment
+#: window": chunk Interests, W in 1 KB segments (W / 32 chunks in flight, +1 segment per RTT)
+ICP_UNITS = {
+    "chunk": {},
+    "segment Interests": {"chunk_segments": 1, "max_seq": 320_000},
+    "segment window": {"window_segments": 32},
+}
+#: ICP's τ (ms) beside each unit on the 7-node topology (full tier): the default and one near
+#: the paths' unloaded round trips (≈ 100 ms to F)
+ICP_UNIT_TAUS_MS = [300, 100]
 CIRS = [140, 160, 200]  # Table I, chunk Interests/s
 #: the non-cooperative receiver's Interest lifetime: long enough that FISP's delayed Interests
 #: are never discarded (the seed's Click receiver has no lifetime we know of)
@@ -173,7 +188,26 @@ def jobs(quick: bool) -> list[Job]:
     for s in SCHEMES:
         ov = {"scenario.duration": f"{d['seven']}s", **scheme_overrides(s, ["f", "g"])}
         out.append(Job(f"seven-node/{s}", seven, ov, keep=KEEP))
+    if not quick:  # ICP's readings of its unit on the 7-node topology (Table III's gap)
+        for unit, keys in ICP_UNITS.items():
+            for tau in ICP_UNIT_TAUS_MS:
+                k = icp_unit_key(unit, tau)
+                if k == "seven-node/icp":
+                    continue  # the default run
+                ov = {"scenario.duration": f"{d['seven']}s", **scheme_overrides("icp", ["f", "g"])}
+                for a in ("f", "g"):
+                    ov[f"apps[{a}].tau"] = f"{tau}ms"
+                    ov.update({f"apps[{a}].{key}": v for key, v in keys.items()})
+                out.append(Job(k, seven, ov, keep=("delays",)))
     return out
+
+
+def icp_unit_key(unit: str, tau_ms: int) -> str:
+    """The 7-node run of ICP under `unit` (a key of ICP_UNITS) with τ = `tau_ms` (chunks at the
+    default τ: the scheme's run)."""
+    if unit == "chunk" and f"{tau_ms}ms" == ICP_TAU:
+        return "seven-node/icp"
+    return f"seven-node/icp {unit} tau={tau_ms}ms"
 
 
 def cir_chunks(cir: int, quick: bool) -> tuple[int, float]:
@@ -215,6 +249,16 @@ def hbh_key(e: int, shaper: str) -> str:
 # ---- metrics -------------------------------------------------------------------------------
 
 
+#: the Data segment: 1 KB (the paper's packets)
+SEGMENT_BITS = 1024 * 8
+
+
+def completion_bits(o: Outcome, app: str) -> int:
+    """The data one completion of `app` delivers (bits): a chunk of 32 segments, or what the
+    run's `chunk_segments` says (1: one segment per Interest, ICP's "segment Interests")."""
+    return int(o.overrides.get(f"apps[{app}].chunk_segments", 32)) * SEGMENT_BITS
+
+
 def completions(o: Outcome, app: str) -> np.ndarray:
     """Instants (s) at which `app` completed a chunk."""
     d = o.frames["delays"]
@@ -222,10 +266,11 @@ def completions(o: Outcome, app: str) -> np.ndarray:
 
 
 def goodput(o: Outcome, app: str, lo: float, hi: float) -> float:
-    """Complete chunks delivered to `app` in (lo, hi], in Mbit/s."""
+    """Complete chunks (segments, when the run asks one per Interest) delivered to `app` in
+    (lo, hi], in Mbit/s."""
     t = completions(o, app)
     n = int(((t > lo) & (t <= hi + 1e-9)).sum())
-    return n * CHUNK_BITS / (hi - lo) / 1e6
+    return n * completion_bits(o, app) / (hi - lo) / 1e6
 
 
 def transfer_goodput(o: Outcome, app: str, asking: float = 0.0) -> float:
@@ -233,7 +278,7 @@ def transfer_goodput(o: Outcome, app: str, asking: float = 0.0) -> float:
     to the end of the `asking` seconds the receiver spent sending if that is later (a
     transfer that ends before the run does)."""
     t = completions(o, app)
-    return len(t) * CHUNK_BITS / max(t[-1], asking) / 1e6 if len(t) else 0.0
+    return len(t) * completion_bits(o, app) / max(t[-1], asking) / 1e6 if len(t) else 0.0
 
 
 def app_summary(o: Outcome, app: str) -> dict:
@@ -269,19 +314,58 @@ def queue_kb(o: Outcome, node: str, peer: str, lo: float, hi: float) -> tuple[fl
     return float(q.mean()), float(q.std())
 
 
-#: FISP's γ, the router part's default (the scenarios leave it there)
-FISP_GAMMA = 0.5
 #: B's queue towards C in baseline.toml (seed 001 §V-B: 40 Mbit/s × 300 ms = 1 500 KB): FISP's C
 BC_QUEUE_KB = 1500.0
+#: FISP's γ, the routers' key (the claim map's unknown "FISP γ" sets it)
+GAMMA_KEY = "defaults.node.schemes.chopcop.gamma"
+
+
+def fisp_gamma(o: Outcome, node: str) -> float:
+    """FISP's γ on `node` in this run: the run's override (the node's, then the defaults'), else
+    its scenario file's, else the router part's default (`ndncc schemes chopcop`)."""
+    keys = (f"nodes.{node}.schemes.chopcop.gamma", GAMMA_KEY)
+    for k in keys:
+        if k in o.overrides:
+            return float(o.overrides[k])
+    path = o.summary.get("source")
+    if path and Path(path).is_file():
+        spec = scenario_toml(str(path))
+        for tables in (
+            ("nodes", node, "schemes", "chopcop"),
+            ("defaults", "node", "schemes", "chopcop"),
+        ):
+            t = spec
+            for name in tables:
+                t = t.get(name, {}) if isinstance(t, dict) else {}
+            if isinstance(t, dict) and "gamma" in t:
+                return float(t["gamma"])
+    return float(router_default("chopcop", "gamma"))
+
+
+@functools.cache
+def scenario_toml(path: str) -> dict:
+    """A scenario file's TOML as written (read once per process)."""
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+@functools.cache
+def router_default(scheme: str, param: str):
+    """The default of a router part's parameter, from the registry (`ndncc schemes`)."""
+    from ..scenario.schemes import schema
+
+    entry = next(e for e in schema()["routers"] if e["name"] == scheme)
+    return next(p["default"] for p in entry["params"] if p["name"] == param)
 
 
 def fisp_q_kb(o: Outcome, node: str, peer: str, lo: float, hi: float) -> float:
-    """Mean of FISP's Q = q_d + γ·q_i (γ = FISP_GAMMA) on `node`'s interface towards `peer`
-    (KB)."""
+    """Mean of FISP's Q = q_d + γ·q_i (γ: the run's, `fisp_gamma`) on `node`'s interface
+    towards `peer` (KB)."""
     f = o.frames["face_series"]
     f = f[(f["node_name"] == node) & (f["peer_name"] == peer)]
     f = f[(f["time_s"] > lo) & (f["time_s"] <= hi + 1e-9)]
-    return float((f["queue_bytes"] + FISP_GAMMA * f["scheme_fisp_owed"].fillna(0)).mean() / 1000)
+    gamma = fisp_gamma(o, node)
+    return float((f["queue_bytes"] + gamma * f["scheme_fisp_owed"].fillna(0)).mean() / 1000)
 
 
 def drops(o: Outcome, node: str, peer: str) -> int:

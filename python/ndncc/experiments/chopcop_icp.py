@@ -110,5 +110,55 @@ def cost_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
     ]
 
 
+UNIT_EXP = "ICP's unit of request (Table III)"
+#: Table III's ICP row (F, G, total; Mbit/s)
+ICP_TABLE_3 = (7.85, 5.90, 13.75)
+
+
+def icp_unit_points(res: dict[str, Outcome], quick: bool) -> list[tuple[str, int, list[float]]]:
+    """[(unit, τ ms, [F, G, F + G Mbit/s, F's timeouts, G's timeouts])] of ICP's 7-node runs
+    present (the full tier runs every unit of `ICP_UNITS` at every τ of `ICP_UNIT_TAUS_MS`)."""
+    from .chopcop_rows import STEADY
+
+    end = C.dur(quick)["seven"]
+    out = []
+    for unit in C.ICP_UNITS:
+        for tau in C.ICP_UNIT_TAUS_MS:
+            k = C.icp_unit_key(unit, tau)
+            if k not in res:
+                continue
+            o = res[k]
+            f, g = (C.goodput(o, a, STEADY, end) for a in ("f", "g"))
+            to = [C.app_summary(o, a)["timeouts"] for a in ("f", "g")]
+            out.append((unit, tau, [f, g, f + g, *to]))
+    return out
+
+
+def unit_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
+    """ICP on the 7-node topology under each reading of its unit and two τ, reported beside
+    Table III's ICP row (full tier: the quick tier runs the default only)."""
+    from .chopcop_rows import STEADY
+
+    pts = icp_unit_points(res, quick)
+    if len(pts) < 2:
+        return []
+    cond = f"F and G together, [{STEADY:g}, {C.dur(quick)['seven']:g}] s"
+    return [
+        Row(
+            UNIT_EXP,
+            f"ICP throughput F / G / total (timeouts F / G), {unit}, τ = {tau} ms",
+            cond,
+            None,
+            ours,
+            "Mbit/s (count)",
+            "reported",
+            None,
+            expected=list(ICP_TABLE_3),
+            expected_source="Table III's ICP row (its verdicts: the Table III rows)",
+        )
+        for unit, tau, ours in pts
+    ]
+
+
 def icp_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
-    return cost_rows(res, quick) + sweep_rows(res, quick)
+    return cost_rows(res, quick) + sweep_rows(res, quick) + unit_rows(res, quick)

@@ -14,12 +14,13 @@ COLORS = {"chopcop": "tab:red", "ictp": "tab:blue", "icp": "tab:green", "hr-icp"
 
 
 def rate_series(o: Outcome, app: str, bin_s: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
-    """Complete chunks delivered to `app` per `bin_s` bin, in Mbit/s (bin centres, rates)."""
+    """Complete chunks (segments, one per Interest) delivered to `app` per `bin_s` bin, in
+    Mbit/s (bin centres, rates)."""
     t = C.completions(o, app)
     end = float(o.summary.get("sim_time_s") or (t[-1] if len(t) else 1.0))
     edges = np.arange(0.0, end + bin_s, bin_s)
     n, _ = np.histogram(t, edges)
-    return (edges[:-1] + edges[1:]) / 2, n * C.CHUNK_BITS / bin_s / 1e6
+    return (edges[:-1] + edges[1:]) / 2, n * C.completion_bits(o, app) / bin_s / 1e6
 
 
 def series(o: Outcome, app: str, col: str) -> tuple[np.ndarray, np.ndarray]:
@@ -210,6 +211,47 @@ def icp_tau(res: dict[str, Outcome], out: Path, quick: bool) -> Path:
     return save_figure(fig, out / "icp_tau.png")
 
 
+def icp_units(res: dict[str, Outcome], out: Path, quick: bool) -> Path:
+    """ICP's throughput on the 7-node topology (F and G stacked) under each reading of its unit
+    and each τ, beside Table III's ICP total and our CHoPCoP's total divided by 5 and by the
+    7.06 of the paper's own table."""
+    from matplotlib.figure import Figure
+
+    from .chopcop_icp import ICP_TABLE_3, icp_unit_points
+    from .chopcop_rows import STEADY
+
+    pts = icp_unit_points(res, quick)
+    end = C.dur(quick)["seven"]
+    chop = res["seven-node/chopcop"]
+    chop_total = sum(C.goodput(chop, a, STEADY, end) for a in ("f", "g"))
+    fig = Figure(figsize=(9, 4.5))
+    ax = fig.add_subplot()
+    x = np.arange(len(pts))
+    f = [p[2][0] for p in pts]
+    g = [p[2][1] for p in pts]
+    ax.bar(x, f, 0.6, color="tab:green", label="F (ours)")
+    ax.bar(x, g, 0.6, bottom=f, color="tab:olive", label="G (ours)")
+    ax.axhline(ICP_TABLE_3[2], color="k", ls="--", lw=1, label="Table III's ICP total (13.75)")
+    for div, ls in ((5, ":"), (97.06 / 13.75, "-.")):
+        ax.axhline(
+            chop_total / div,
+            color="tab:red",
+            ls=ls,
+            lw=1,
+            label=f"our CHoPCoP's total ÷ {div:.3g}",
+        )
+    ax.set_xticks(x, [f"{u}\nτ = {t} ms" for u, t, _ in pts], fontsize=7)
+    ax.set(
+        title="ICP on the 7-node topology: its unit of request and τ",
+        xlabel="ICP's reading (unit of request, fixed timer τ)",
+        ylabel=f"Throughput over [{STEADY:g}, {end:g}] s (Mbit/s)",
+    )
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return save_figure(fig, out / "icp_units.png")
+
+
 def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
     figs = [
         fig5(res, out),
@@ -221,4 +263,5 @@ def figures(res: dict[str, Outcome], out: Path, quick: bool) -> list[Path]:
     ]
     if not quick:
         figs.append(icp_tau(res, out, quick))
+        figs.append(icp_units(res, out, quick))
     return figs

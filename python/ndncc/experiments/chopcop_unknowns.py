@@ -1,19 +1,20 @@
 """Seed 001's unknowns (the claim map, ``docs/unknowns.md``): the timer τ the authors ran ICP
-and HR-ICP with (not printed), Fig. 7's and Fig. 9's link delays (images), the size of the
-Interest-direction queues (the paper sizes only the outbound Data queue, bandwidth × 300 ms)
+and HR-ICP with (not printed), ICP's unit of request over the paper's chunks (ambiguous),
+FISP's γ (not printed), Fig. 7's, Fig. 9's and Fig. 12's link delays (images), the size of the
+Interest-direction queues (§IV's "100KB" Interest queue, per interface or per flow not said)
 and RIC's initial window (not printed).
 
 Where an unknown applies: each τ to the runs of its scheme that use the default τ (the τ sweep
 and ICP's variants keep theirs); Fig. 7's delays to the multi-source runs (the ICTP runs at
 other A–C delays keep theirs); Fig. 9's to the fairness topology's access links (the fairness
 and Fig. 11 runs); the Interest-direction queue, as a share ρ of the link's own queue, to every
-link of every run; RIC's initial window to every receiver running CHoPCoP's controller.
+link of every run; RIC's initial window to every receiver running CHoPCoP's controller; γ to
+every run whose routers run CHoPCoP's part; ICP's unit to the ICP and HR-ICP receivers at the
+default τ (the 7-node unit runs keep theirs); Fig. 12's A–C and B–C delays to the 7-node runs.
 """
 
 from __future__ import annotations
 
-import functools
-import tomllib
 from pathlib import Path
 
 from ..claims.unknowns import Constraint, Declaration, Unknown, initial_window, log_ms
@@ -36,14 +37,8 @@ def _apps_with(job, controller: str) -> list[str]:
     return out
 
 
-@functools.cache
-def _toml(path: str) -> dict:
-    with open(path, "rb") as f:
-        return tomllib.load(f)
-
-
 def _file_apps(path: str) -> dict[str, str | None]:
-    return {a["name"]: a.get("controller") for a in _toml(path).get("apps", [])}
+    return {a["name"]: a.get("controller") for a in chopcop.scenario_toml(path).get("apps", [])}
 
 
 def _tau(hbh: bool):
@@ -79,10 +74,47 @@ def _fig9(job, value) -> dict:
 def _interest_queue(job, value) -> dict:
     """queue_ba (the Interest direction: every link is [upstream, downstream]) = ρ × queue."""
     out = {}
-    for i, link in enumerate(_toml(job.scenario).get("links", [])):
+    for i, link in enumerate(chopcop.scenario_toml(job.scenario).get("links", [])):
         size = parse_size(link["queue"])
         out[f"links[{i}].queue_ba"] = f"{max(1, round(value * size / 1000))}KB"
     return out if value != 1.0 else {}
+
+
+def _seven_link(index: int):
+    def apply(job, value) -> dict:
+        k = f"links[{index}].delay"
+        if _file(job) != "seven-node.toml" or k in job.overrides:
+            return {}
+        return {k: f"{value:g}ms"}
+
+    return apply
+
+
+def _gamma_default() -> float:
+    """γ of the routers' part when no run sets it (`ndncc schemes chopcop`): our default."""
+    return float(chopcop.router_default("chopcop", "gamma"))
+
+
+def _gamma(job, value) -> dict:
+    """FISP's γ on the routers of the runs that keep CHoPCoP's router part (the baselines
+    replace the routers' schemes); our default leaves the key unset (the part's default)."""
+    if "defaults.node.schemes" in job.overrides or value == _gamma_default():
+        return {}
+    return {chopcop.GAMMA_KEY: value}
+
+
+def _icp_unit(job, value) -> dict:
+    """ICP's unit (a key of chopcop.ICP_UNITS) on the ICP and HR-ICP receivers at the default τ
+    that do not set a unit themselves (the 7-node unit runs keep theirs)."""
+    out = {}
+    for a in _apps_with(job, "icp"):
+        own = job.overrides
+        if own.get(f"apps[{a}].tau") != chopcop.ICP_TAU or any(
+            f"apps[{a}].{k}" in own for u in chopcop.ICP_UNITS.values() for k in u
+        ):
+            continue
+        out.update({f"apps[{a}].{k}": v for k, v in chopcop.ICP_UNITS[value].items()})
+    return out
 
 
 def _initial_window(job, value) -> dict:
@@ -139,16 +171,63 @@ def declaration() -> Declaration:
                 _fig9,
             ),
             Unknown(
+                "FISP γ",
+                (chopcop.GAMMA_KEY,),
+                _gamma_default(),
+                "not printed",
+                lo=0.0,
+                hi=1.0,
+                note="FISP's weight of the Data owed upstream in Q = q_d + γ·q_i (§III-B: "
+                '"a weight parameter", no value); [0, 1]: from q_d alone to every owed byte'
+                " counted as queued. Ours ½: FISP idle on the baseline needs γ < 0.73 "
+                "(docs/schemes/chopcop.md). Every run whose routers run CHoPCoP's part",
+                apply=_gamma,
+            ),
+            Unknown(
+                "ICP unit",
+                ("apps[<receiver>].chunk_segments", "apps[<receiver>].window_segments"),
+                "chunk",
+                "ambiguous",
+                levels=tuple(chopcop.ICP_UNITS),
+                note="ICP's unit of request over seed 001's 32 KB chunks: one Interest per "
+                "chunk, W in chunks (ours); one Interest per 1 KB segment; chunk Interests with "
+                "W in segments. ICP and HR-ICP receivers at the default τ",
+                apply=_icp_unit,
+            ),
+            log_ms(
+                "Fig. 12 A–C delay",
+                ("links[0].delay",),
+                30.0,
+                "image",
+                5.0,
+                100.0,
+                "7-node topology (Table III): the far source A, on F's path and half of G's",
+                _seven_link(0),
+            ),
+            log_ms(
+                "Fig. 12 B–C delay",
+                ("links[1].delay",),
+                5.0,
+                "image",
+                1.0,
+                100.0,
+                "7-node topology (Table III): the near source B, half of G's chunks",
+                _seven_link(1),
+            ),
+            Unknown(
                 "Interest queue share ρ",
                 ("links[*].queue_ba",),
                 1.0,
-                "not printed",
+                "ambiguous",
                 lo=0.01,
                 hi=1.0,
                 scale="log",
                 unit="",
                 note="the Interest-direction queue of every link as a share of its Data-"
-                "direction queue (ours: the same size, one transmit queue per face)",
+                "direction queue (ours: the same size, one transmit queue per face). §IV "
+                'prints "For an Interest queue, its size is set to 100KB", without saying'
+                " whether per interface or per flow (FISP's queues): 100 KB is ρ ≈ 0.067 on the"
+                " 1 500 KB bottleneck, 0.013 on a 7 500 KB link",
                 apply=_interest_queue,
             ),
             initial_window(
@@ -167,9 +246,10 @@ def declaration() -> Declaration:
             ),
             Constraint("outbound Data queue = bandwidth × 300 ms on every router", "seed 001 §IV"),
             Constraint(
-                "CHoPCoP's total throughput is about 5× ICP's and HR-ICP's (Table III)",
-                "seed 001 §V-F",
-                (("7-node topology (Table III)", ""),),
+                "CHoPCoP's total throughput is about 5× ICP's and HR-ICP's (§V-E's text; its "
+                "Table III gives 7.06× and 7.07×)",
+                "seed 001 §V-E",
+                (("7-node topology (Table III)", "CHoPCoP's total over ICP's"),),
             ),
         ],
         notes="Every experiment of `ndncc reproduce chopcop` runs at each point (its "

@@ -3,11 +3,13 @@ congestion → the controller moves traffic; severe congestion → routers mark 
 down), in the paper's three scenarios (Fig. 3): the dumbbell, multipath scenario 1 and
 multipath scenario 2 (three staggered consumers; topology inferred, `docs/schemes/sieve.md`).
 
-Schemes run in each scenario:
+Every link's queue holds ``QUEUE`` (1 000 packets; the paper's Table 3 was an image): the
+capacity with which the paper's zero loss holds for PCON and ndnSieve (``docs/schemes/sieve.md``,
+"Queue capacity"). Schemes run in each scenario:
 
 * ``ndnSieve`` — the consumer as the paper prints it (cwnd + 1 per unmarked Data), with the
-  routers' th2 at the spec's 0.3 and at 0.7 (a queue that holds one bandwidth-delay product of
-  the 10 Mbps, 60 ms paths, so that the window's ±1 swings do not empty it);
+  routers' th2 at the spec's 0.3 and at 0.7 (chosen when the queues held 100 packets: 70 of
+  them hold one bandwidth-delay product of the 10 Mbps, 60 ms paths);
 * ``ndnSieve +1/window`` — the same with cwnd + 1 per window of Data (our option), and once
   more with the controller's ``hold`` (our anti-flap option) at 2 s;
 * ``ndnSieve per-Data start`` — +1 per window only after the first marked Data, +1 per Data
@@ -27,7 +29,8 @@ Schemes run in each scenario:
   bandwidth-delay product of these paths) does not produce (``docs/schemes/sieve.md``).
 
 ``sieve_startup`` adds the dumbbell once per candidate reading of the start-up with a 1 ms
-trace: why the per-Data start loses Data (reported rows, ``docs/schemes/sieve.md``).
+trace, on 100-packet queues unless it names 1 000: why the per-Data start loses Data (reported
+rows, ``docs/schemes/sieve.md``).
 
 CoopCon and FleCom (the paper's other baselines) are not run: only their abstracts and the
 paper's own sentences describe them (no algorithm, no code).
@@ -52,6 +55,12 @@ DURATION_S = 10.0
 QUICK_DURATION_S = 6.0
 STEADY_FROM_S = 3.0  # s: after the slowest start-up (a +1/window ramp from cwnd = 1)
 BIN_S = 0.1  # s, the trace bin
+# the queue capacity Q of every link (seed 004's Table 3, an image; the scenario files' value):
+# PCON (both baselines) and ndnSieve's +1-per-window consumers lose no Data in the three
+# scenarios from 800 to 3 000 packets and lose some at 750 and below, so Q sits inside that
+# range, as the paper's zero loss (Fig. 7, 12, 17) requires (docs/schemes/sieve.md, "Queue
+# capacity": the measurements)
+QUEUE = "1000p"
 PCON_LIFETIME = "2s"  # ndnSIM ConsumerPcon's Interest lifetime (scenarios/pcon/)
 # the `defaultCongestionThreshold` ("20 packets of 1024 B") of a 2022 ndnSIM-2.9 PCON port seen
 # through code search (repository not pinned down: an alternative setting, not a source)
@@ -125,7 +134,10 @@ def missing_notes() -> list[str]:
 
 
 def overrides(scenario: str, variant: dict, quick: bool) -> dict:
-    ov: dict = {"scenario.duration": f"{QUICK_DURATION_S if quick else DURATION_S:g}s"}
+    ov: dict = {
+        "scenario.duration": f"{QUICK_DURATION_S if quick else DURATION_S:g}s",
+        "defaults.link.queue": QUEUE,
+    }
     apps = CONSUMERS[scenario]
     if variant.get("pcon"):
         router, consumer, strategy = pcon_parts()

@@ -9,6 +9,9 @@ next ``OVERSHOOT_S``, and the Data dropped; then the dumbbell's total throughput
 the start-up, the Jain index and the delays; and it lists the issue's required rows the
 candidate fails in the three scenarios, against each PCON baseline run with the same shared
 settings (a candidate with 1 000-packet queues is compared with PCON on 1 000-packet queues).
+The probe studies the start on the 100-packet queues of ns-3's point-to-point devices (the
+reproduction's queues before Q was set to 1 000 packets, ``sieve.QUEUE``): every candidate
+runs on 100-packet queues unless its label names 1 000.
 Most candidates use the per-Data start (+1 per Data until the first mark, +1 per window
 after it): the whole-run ≥ 9 Mbit/s row needs a start that fills the path within a few round
 trips.
@@ -25,6 +28,7 @@ from ..sweep import Job, Outcome
 from .common import Row, scenario_root
 
 EXPERIMENT = "dumbbell start-up (R2 → R1, 1 ms trace)"
+SHORT_QUEUE = "100p"  # the queues the probe studies (ns-3's point-to-point device default)
 TRACE_BIN = "1ms"
 OVERSHOOT_S = 0.3  # s after the first mark in which the queue's peak and the drops are read
 STEADY_FROM_S = 3.0  # s, as the main rows
@@ -44,7 +48,10 @@ def candidates() -> dict[str, dict]:
 
     def add(label: str, th2: float, router: dict | None = None, start=FAST, **sets) -> None:
         name = ("per-Data start, " if start is FAST else "") + label
+        sets = {**short, **sets}
         out[name] = {"variant": {**start, "th2": th2}, "router": router or {}, "set": sets}
+
+    short = {"defaults.link.queue": SHORT_QUEUE}
 
     add("th2 = 0.7 (the reproduction's)", 0.7)
     add("th2 = 0.3", 0.3)
@@ -72,12 +79,13 @@ def candidates() -> dict[str, dict]:
     from .sieve import PCON_PORT_THRESHOLD, pcon_parts
 
     if pcon_parts() is not None:
-        out["PCON, 1000-packet queues"] = {"variant": {"pcon": True}, "router": {}, "set": long}
-        out["PCON (20 KB), 1000-packet queues"] = {
-            "variant": {"pcon": True, "threshold": PCON_PORT_THRESHOLD},
-            "router": {},
-            "set": long,
-        }
+        for suffix, sets in ((", 100-packet queues", short), (", 1000-packet queues", long)):
+            out["PCON" + suffix] = {"variant": {"pcon": True}, "router": {}, "set": sets}
+            out["PCON (20 KB)" + suffix] = {
+                "variant": {"pcon": True, "threshold": PCON_PORT_THRESHOLD},
+                "router": {},
+                "set": sets,
+            }
     return out
 
 
@@ -86,8 +94,8 @@ def key(label: str, scen: str = "dumbbell") -> str:
 
 
 def jobs(quick: bool) -> list[Job]:
-    """Each candidate in the three scenarios (the dumbbell with a 1 ms trace); PCON too where
-    a candidate changes a shared setting (the queue), else the main PCON runs serve."""
+    """Each candidate in the three scenarios (the dumbbell with a 1 ms trace), on the queues
+    its `set` names; PCON on each of the two queue capacities, as the candidates' baselines."""
     from .sieve import SCENARIOS as FILES
     from .sieve import overrides
 
@@ -157,15 +165,13 @@ def throughput(o: Outcome) -> tuple[float, float, float]:
 
 
 def baselines(res: dict, label: str, scen: str) -> dict[str, Outcome]:
-    """The PCON runs a candidate is compared with: run with the same shared settings."""
+    """The PCON runs a candidate is compared with: the probe's, on the same queues."""
     from .sieve import PCON_PORT, pcon_labels
-    from .sieve import key as main_key
     from .sieve_rows import vs_name
 
     c = candidates()[label]
-    if not c["set"]:
-        return {vs_name(p): res[main_key(scen, p)] for p in pcon_labels()}
-    suffix = ", 1000-packet queues"
+    long = c["set"]["defaults.link.queue"] == LONG_QUEUE
+    suffix = ", 1000-packet queues" if long else ", 100-packet queues"
     names = {"PCON": "PCON" + suffix, PCON_PORT: "PCON (20 KB)" + suffix}
     return {vs_name(p): res[key(names[p], scen)] for p in pcon_labels()}
 

@@ -48,6 +48,13 @@ crate::scheme_config! {
         /// `tau` before the first sample [OPEN: false; seed 001 groups ICP with ICTP as relying
         /// on "a single round trip time (RTT) estimator"].
         tau_rto: bool = false, Kind::Bool, "";
+        /// The window's unit [OPEN: 0 = W counts Interests, one per Data or per chunk]. N > 0:
+        /// W counts segments and each Interest asks N of them (seed 001's chunks: 32) — ICP's
+        /// window of packets over chunk Interests: W / N Interests in flight (at least one),
+        /// a complete chunk of n segments steps the window law n times (+1 each while W <
+        /// `ssthresh`, +η/W each after), and `initial_window`, `ssthresh` and `min_window` are
+        /// in segments.
+        window_segments: f64 = 0.0, Kind::number(0.0), "segments";
     }
 }
 
@@ -96,13 +103,25 @@ impl Icp {
 
 impl CongestionController for Icp {
     fn target(&self) -> Target {
-        Target::Window(self.window)
-    }
-    fn on_data(&mut self, _now: Instant, _sig: &DataSignal) {
-        if self.window < self.cfg.ssthresh {
-            self.window += 1.0;
+        if self.cfg.window_segments > 0.0 {
+            Target::Window(self.window / self.cfg.window_segments)
         } else {
-            self.window += self.cfg.increase / self.window;
+            Target::Window(self.window)
+        }
+    }
+    fn on_data(&mut self, _now: Instant, sig: &DataSignal) {
+        // per Data, or per segment of the chunk when W counts segments
+        let steps = if self.cfg.window_segments > 0.0 {
+            sig.segments.max(1)
+        } else {
+            1
+        };
+        for _ in 0..steps {
+            if self.window < self.cfg.ssthresh {
+                self.window += 1.0;
+            } else {
+                self.window += self.cfg.increase / self.window;
+            }
         }
     }
     fn on_timeout(&mut self, now: Instant, _seq: u64) {
@@ -286,6 +305,41 @@ mod tests {
         assert!(trace[cut + 1..].iter().all(|&(_, w)| w > trace[cut].1));
         assert_eq!(h.consumer().stats.timeouts, 1);
         assert_eq!(h.consumer().stats.retransmissions, 1, "ICP re-expresses it");
+    }
+
+    /// W in segments over chunks of 32: a complete chunk steps the law once per segment (slow
+    /// start to `ssthresh`, then +1/W each), the consumer is asked for W / 32 chunk Interests,
+    /// and a timeout halves W (in segments).
+    #[test]
+    fn a_window_of_segments_over_chunk_interests() {
+        let mut c = Icp::new(IcpConfig {
+            window_segments: 32.0,
+            ..Default::default()
+        });
+        assert_eq!(
+            c.target(),
+            Target::Window(1.0 / 32.0),
+            "one segment: one chunk Interest"
+        );
+        let chunk = DataSignal {
+            segments: 32,
+            ..data()
+        };
+        c.on_data(Instant(0), &chunk);
+        // 19 steps of +1 (1 → 20), then 13 of +1/W
+        let mut w = 20.0;
+        for _ in 0..13 {
+            w += 1.0 / w;
+        }
+        assert!((c.window - w).abs() < 1e-12, "{} vs {w}", c.window);
+        assert_eq!(c.target(), Target::Window(w / 32.0));
+        c.on_timeout(Instant(1), 0);
+        assert_eq!(c.window, w / 2.0);
+        // the default counts one step per signal, whatever the chunk's segments
+        let mut d = Icp::new(IcpConfig::default());
+        d.on_data(Instant(0), &chunk);
+        assert_eq!(d.window, 2.0);
+        assert_eq!(d.target(), Target::Window(2.0));
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! `ndnccd [CONFIG.toml] [--unix PATH] [--tcp HOST:PORT] [--udp HOST:PORT]`: the ndncc
 //! forwarder daemon (`docs/realtime.md`). The flags override or complete the file's `[listen]`
 //! section. Stops on SIGINT / SIGTERM and prints its counters as one JSON line on stderr.
+//! `ndnccd --list-modules` prints the strategies and router modules it loads as one JSON line
+//! (`{"strategies": [...], "modules": [...]}`) and exits.
 
 use ndncc_rt::daemon::config::Config;
 use ndncc_rt::daemon::Daemon;
 
-const USAGE: &str = "usage: ndnccd [CONFIG.toml] [--unix PATH] [--tcp HOST:PORT] [--udp HOST:PORT]";
+const USAGE: &str =
+    "usage: ndnccd [CONFIG.toml] [--unix PATH] [--tcp HOST:PORT] [--udp HOST:PORT] \
+                     | ndnccd --list-modules";
 
 fn fail(msg: &str) -> ! {
     eprintln!("ndnccd: {msg}");
@@ -27,6 +31,10 @@ fn main() {
             "--udp" => udp = Some(value("--udp")),
             "-h" | "--help" => {
                 println!("{USAGE}");
+                return;
+            }
+            "--list-modules" => {
+                println!("{}", ndncc_rt::daemon::modules::list_json());
                 return;
             }
             s if s.starts_with('-') => fail(&format!("unknown option {s}; {USAGE}")),

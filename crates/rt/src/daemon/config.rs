@@ -1,6 +1,7 @@
 //! The `ndnccd` configuration file (TOML). Every field has a default; `docs/realtime.md` shows a
 //! whole file. Unknown keys are errors (a misspelt knob must not be silently ignored).
 
+use ndncc_core::face::QueueLimit;
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -29,7 +30,8 @@ pub const DATA_HOLD_MAX_MS: u64 = 3_600_000;
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct ForwarderSection {
-    /// "best-route", "multicast", "weighted-multipath" or "class-multipath".
+    /// A strategy of the core's registry: "best-route", "multicast", "weighted-multipath",
+    /// "class-multipath" or "pcon" (`ndnccd --list-modules`).
     pub strategy: String,
     /// Most PIT entries; an Interest that would add one more is dropped (counted).
     pub pit_max: usize,
@@ -92,8 +94,11 @@ pub struct LinkConfig {
     pub bandwidth_mbps: Option<f64>,
     /// One-way propagation delay, ms.
     pub delay_ms: f64,
-    /// Transmit-queue capacity, packets (drop-tail).
-    pub queue_packets: u32,
+    /// Transmit-queue capacity (drop-tail), as a scenario's `queue` writes it: packets
+    /// ("100p") or bytes ("1500KB", "64KiB", "20000B"). A byte queue admits a packet while the
+    /// bytes waiting plus its own (its NDN wire size) stay within the capacity.
+    #[serde(deserialize_with = "queue_in_scenario_units")]
+    pub queue: QueueLimit,
 }
 
 impl Default for LinkConfig {
@@ -101,8 +106,20 @@ impl Default for LinkConfig {
         LinkConfig {
             bandwidth_mbps: None,
             delay_ms: 0.0,
-            queue_packets: 1000,
+            queue: QueueLimit::Packets(1000),
         }
+    }
+}
+
+/// `queue = "100p"` or `queue = "1500KB"`: a scenario's queue capacity.
+fn queue_in_scenario_units<'de, D: serde::Deserializer<'de>>(d: D) -> Result<QueueLimit, D::Error> {
+    use serde::de::Error;
+    match toml::Value::deserialize(d)? {
+        toml::Value::String(s) => super::units::parse_queue(&s).map_err(D::Error::custom),
+        other => Err(D::Error::custom(format!(
+            "queue: expected a capacity such as \"100p\" (packets) or \"1500KB\" (bytes), got \
+             {other}"
+        ))),
     }
 }
 
@@ -239,11 +256,11 @@ impl Config {
 
     fn check(&self) -> Result<(), String> {
         let f = &self.forwarder;
-        if ndncc_core::forwarder::Strategy::from_key(&f.strategy).is_none() {
+        if !super::modules::knows_strategy(&f.strategy) {
             return Err(format!(
-                "forwarder.strategy: unknown strategy {:?} (best-route, multicast, \
-                 weighted-multipath, class-multipath)",
-                f.strategy
+                "forwarder.strategy: unknown strategy {:?} ({})",
+                f.strategy,
+                super::modules::strategy_names().join(", ")
             ));
         }
         for (what, v) in [
@@ -310,8 +327,8 @@ impl LinkConfig {
         if !(self.delay_ms.is_finite() && self.delay_ms >= 0.0) {
             return Err(format!("{at}.delay_ms must be a non-negative number"));
         }
-        if self.queue_packets == 0 {
-            return Err(format!("{at}.queue_packets must be at least 1"));
+        if matches!(self.queue, QueueLimit::Packets(0) | QueueLimit::Bytes(0)) {
+            return Err(format!("{at}.queue must be at least 1 packet or 1 byte"));
         }
         Ok(())
     }
@@ -345,7 +362,7 @@ mod tests {
         assert_eq!(c.forwarder.pit_max, 10);
         assert_eq!(c.forwarder.names_max, 100_000);
         assert_eq!(c.link.bandwidth_mbps, Some(10.0));
-        assert_eq!(c.link.queue_packets, 1000);
+        assert_eq!(c.link.queue, QueueLimit::Packets(1000));
         assert_eq!(c.routes[0].cost, 3);
         assert!(c.forwarder.module.is_none());
     }

@@ -57,7 +57,7 @@ impl Daemon {
                 peer: u32::MAX,
                 link: self.faces.len() as u32,
             },
-            QueueLimit::Packets(link.queue_packets),
+            link.queue,
         );
         // router modules (MIRCC's capacity, shapers) read the emulated bandwidth
         self.fwd.core.faces[id.0 as usize].bandwidth = link
@@ -115,6 +115,10 @@ impl Daemon {
             FaceIo::Udp { remote, .. } => {
                 self.udp_faces.remove(remote);
             }
+        }
+        if let Some(c) = self.fwd.core.faces.get(id.0 as usize) {
+            let at_close = (c.counters.drops, c.counters.drop_bytes);
+            self.closed_drops.insert(id, at_close);
         }
         self.fwd.close_face(id);
         self.rib.retain(|r| r.face != id);
@@ -673,5 +677,47 @@ impl Daemon {
     /// Open faces.
     pub fn face_count(&self) -> usize {
         self.open_faces().count()
+    }
+
+    /// Each face's emulated queue and what it dropped, for the stop report: `id` (as on the
+    /// wire), `uri` (null once the face closed: its counters stay), `queue` ("100p",
+    /// "1500000B", or "closed"), `drops` and `drop_bytes` (packets its transmit queue refused
+    /// while the face was open: overflow or a scheme's queue discipline), `after_close` (packets
+    /// sent to it after it closed, e.g. Data for a consumer that has exited), `marks` (Data
+    /// marked on the way out), `max_queue_packets` and `max_queue_bytes` (the longest the queue
+    /// was).
+    pub fn faces_report(&self) -> serde_json::Value {
+        let faces: Vec<_> = self
+            .fwd
+            .core
+            .faces
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let open = self.faces.get(i).and_then(Option::as_ref);
+                let total = (c.counters.drops, c.counters.drop_bytes);
+                let (drops, drop_bytes) = self
+                    .closed_drops
+                    .get(&FaceId(i as u32))
+                    .copied()
+                    .unwrap_or(total);
+                serde_json::json!({
+                    "id": i as u64 + super::FACE_ID_OFFSET,
+                    "uri": open.map(|f| f.uri.clone()),
+                    "queue": match (open, c.limit()) {
+                        (None, _) => "closed".to_string(),
+                        (_, QueueLimit::Packets(n)) => format!("{n}p"),
+                        (_, QueueLimit::Bytes(b)) => format!("{b}B"),
+                    },
+                    "drops": drops,
+                    "drop_bytes": drop_bytes,
+                    "after_close": total.0 - drops,
+                    "marks": c.counters.marks,
+                    "max_queue_packets": c.max_pkts,
+                    "max_queue_bytes": c.max_bytes,
+                })
+            })
+            .collect();
+        serde_json::Value::Array(faces)
     }
 }

@@ -1,5 +1,5 @@
 //! Per-face user-space link emulation of the outgoing direction: the core's transmit queue
-//! (drop-tail, `queue_packets`) is drained at the face's bandwidth, and each packet then spends
+//! (drop-tail, `queue`: packets or bytes) is drained at the face's bandwidth, and each packet then spends
 //! the propagation delay in flight before it is written to the socket. Without a bandwidth the
 //! queue drains as fast as packets come; without a delay they are written at once.
 //!
@@ -111,7 +111,7 @@ mod tests {
         Link::new(&LinkConfig {
             bandwidth_mbps: Some(8.0),
             delay_ms,
-            queue_packets: 10,
+            queue: ndncc_core::face::QueueLimit::Packets(10),
         })
     }
 

@@ -10,10 +10,9 @@
 //! protocol wants: the Interest's name, a version, and segment 0 as the final block (pynfdc and
 //! ndnd's client ask with CanBePrefix and read one packet).
 
-use super::{Daemon, FACE_ID_OFFSET};
+use super::{modules, Daemon, FACE_ID_OFFSET};
 use crate::boundary::names::NameMapper;
 use ndncc_core::face::FaceId;
-use ndncc_core::forwarder::Strategy;
 use ndncc_wire::dataset::{self, FaceStatus, GeneralStatus};
 use ndncc_wire::mgmt::{command_reply, Command, ControlParameters, ControlResponse};
 use ndncc_wire::{Component, InterestView, MetaInfo, Name, NameView};
@@ -183,9 +182,9 @@ impl Daemon {
                     return (400, "Name and Strategy are required".into(), p);
                 };
                 let key = strategy_key(&strategy);
-                let Some(s) = key.as_deref().and_then(Strategy::from_key) else {
+                if !key.as_deref().is_some_and(modules::knows_strategy) {
                     return (404, format!("strategy {strategy} not found"), p);
-                };
+                }
                 if !name.is_empty() {
                     return (
                         501,
@@ -193,6 +192,10 @@ impl Daemon {
                         p,
                     );
                 }
+                let rng = super::strategy_stream(self.random());
+                let Ok(s) = modules::build_strategy(key.as_deref().unwrap_or_default(), rng) else {
+                    return (404, format!("strategy {strategy} not found"), p);
+                };
                 self.fwd.strategy = s;
                 self.strategy = key.unwrap_or_default();
                 (200, "OK".into(), p)
@@ -222,6 +225,8 @@ impl Daemon {
                 },
                 n_in_bytes: c.in_bytes.iter().sum(),
                 n_out_bytes: c.out_bytes.iter().sum(),
+                n_queue_drops: Some(c.drops),
+                n_queue_drop_bytes: Some(c.drop_bytes),
                 ..FaceStatus::default()
             }
             .encode_to(&mut out);

@@ -18,6 +18,7 @@ mod face;
 pub mod io;
 pub mod link;
 mod mgmt;
+pub mod modules;
 
 mod udp;
 pub mod units;
@@ -30,7 +31,7 @@ use face::DFace;
 use mio::net::{TcpListener, UdpSocket, UnixListener};
 use mio::{Events, Interest as Ready, Poll, Token, Waker};
 use ndncc_core::face::FaceId;
-use ndncc_core::forwarder::{Forwarder, ForwarderConfig, Strategy};
+use ndncc_core::forwarder::{Forwarder, ForwarderConfig};
 use ndncc_core::name::NameTable;
 use ndncc_core::rng::{RngStream, StreamKind};
 use ndncc_core::schemes::RouterModule;
@@ -114,6 +115,9 @@ pub struct Daemon {
     /// The strategy set for `/` (its name, for strategy-choice/list).
     pub strategy: String,
     faces: Vec<Option<DFace>>,
+    /// Queue drops (packets, bytes) of each closed face when it closed: the core counts what
+    /// is sent to a closed face as its queue's drops, reported apart.
+    closed_drops: FxHashMap<FaceId, (u64, u64)>,
     udp_faces: FxHashMap<SocketAddr, FaceId>,
     udp: Vec<UdpSocket>,
     /// The UDP receive buffer, reused.
@@ -152,8 +156,12 @@ impl Daemon {
     pub fn bind(cfg: Config) -> Result<Daemon, String> {
         let poll = Poll::new().map_err(|e| io_err("poll", e))?;
         let waker = Arc::new(Waker::new(poll.registry(), WAKER).map_err(|e| io_err("waker", e))?);
-        let strategy = Strategy::from_key(&cfg.forwarder.strategy)
-            .ok_or_else(|| format!("unknown strategy {:?}", cfg.forwarder.strategy))?;
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        // a stateful strategy (pcon) draws from its own stream, seeded at start-up so that the
+        // daemons of one emulation draw independently (as the simulator's nodes do)
+        let strategy = modules::build_strategy(&cfg.forwarder.strategy, strategy_stream(seed))?;
         let mut fwd = Forwarder::new(
             Arc::new(NameTable::new()),
             ForwarderConfig {
@@ -168,9 +176,6 @@ impl Daemon {
             RngStream::new(0, 0, StreamKind::Node, 0),
         );
         fwd.core.pit.set_limit(cfg.forwarder.pit_max);
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64);
         let mut d = Daemon {
             mapper: NameMapper::new(cfg.forwarder.names_max),
             store: WireStore::new(cfg.forwarder.store_max),
@@ -179,6 +184,7 @@ impl Daemon {
             rib: Vec::new(),
             strategy: cfg.forwarder.strategy.clone(),
             faces: Vec::new(),
+            closed_drops: FxHashMap::default(),
             udp_faces: FxHashMap::default(),
             udp: Vec::new(),
             udp_buf: Vec::new(),
@@ -404,6 +410,11 @@ impl Daemon {
     }
 }
 
+/// The strategy's random stream (PCON's draws) from the start-up seed.
+pub(crate) fn strategy_stream(seed: u64) -> RngStream {
+    RngStream::new(seed, 0, StreamKind::Node, 2)
+}
+
 /// A token key from the start-up seed (not the nonce stream's state).
 fn mix_seed(seed: u64) -> u64 {
     (seed ^ 0x9E37_79B9_7F4A_7C15)
@@ -451,6 +462,7 @@ impl Daemon {
                 "names_hashed": self.mapper.hashed, "fib": self.fwd.core.fib.len(),
                 "store_bytes": self.store.bytes(), "faces_open": self.face_count(),
             },
+            "faces": self.faces_report(),
         })
         .to_string()
     }

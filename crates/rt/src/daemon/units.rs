@@ -1,6 +1,7 @@
-//! Times and sizes as a scenario file writes them ("10ms", "1500KB"), for the router module's
-//! table in the daemon's config (`[forwarder.module.<scheme>]`), so that table reads exactly
-//! like a scenario's `[nodes.NAME.schemes.<scheme>]`. The rules are the Python front end's
+//! Times, sizes and queue capacities as a scenario file writes them ("10ms", "1500KB", "100p"),
+//! for the router module's table in the daemon's config (`[forwarder.module.<scheme>]`), so that
+//! table reads exactly like a scenario's `[nodes.NAME.schemes.<scheme>]`, and for the links'
+//! `queue`. The rules are the Python front end's
 //! (`python/ndncc/units.py`): a bare number is taken only when it is zero, negative values are
 //! refused, the result must be a whole number of nanoseconds or bytes.
 
@@ -66,6 +67,38 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     }
     let factor = if binary { 1024u128 } else { 1000 }.pow(power as u32);
     whole(number, factor, text, "bytes", u64::MAX as u128)
+}
+
+/// A queue capacity as a scenario writes it (`python/ndncc/units.py`, `parse_queue`): packets
+/// (`"100p"`, `"100 packets"`; units p, pkt, pkts, packet, packets) or a size as
+/// [`parse_size`] reads it (`"1500KB"`, `"64KiB"`, `"20000B"`).
+pub fn parse_queue(text: &str) -> Result<ndncc_core::face::QueueLimit, String> {
+    use ndncc_core::face::QueueLimit;
+    let (number, unit) = split(text, "a queue capacity", "100p")?;
+    if unit.is_empty() {
+        let shown = text.trim();
+        return Err(format!(
+            "queue capacity {shown:?} has no unit (fix: write \"{shown}p\" for packets or \
+             \"{shown}KB\" for kilobytes)"
+        ));
+    }
+    if ["p", "pkt", "pkts", "packet", "packets"]
+        .iter()
+        .any(|u| unit.eq_ignore_ascii_case(u))
+    {
+        let n = whole(number, 1, text, "packets", u32::MAX as u128)?;
+        return Ok(QueueLimit::Packets(n as u32));
+    }
+    parse_size(text).map(QueueLimit::Bytes).map_err(|e| {
+        if e.starts_with("unknown size unit") {
+            format!(
+                "unknown queue unit '{unit}' in {text:?} (fix: write e.g. \"100p\" or \
+                 \"1500KB\"; units: p (packets), B, KB, MB, KiB, MiB)"
+            )
+        } else {
+            e
+        }
+    })
 }
 
 /// An exact non-negative decimal: `digits / 10^scale`.
@@ -165,6 +198,26 @@ mod tests {
         assert!(parse_time("ms").is_err());
         assert!(parse_time("nan ms").is_err());
         assert!(parse_time("99999999999999999999999h").is_err());
+    }
+
+    #[test]
+    fn queues_read_as_a_scenario_writes_them() {
+        use ndncc_core::face::QueueLimit;
+        assert_eq!(parse_queue("100p"), Ok(QueueLimit::Packets(100)));
+        assert_eq!(parse_queue("7 packets"), Ok(QueueLimit::Packets(7)));
+        assert_eq!(parse_queue("1500KB"), Ok(QueueLimit::Bytes(1_500_000)));
+        assert_eq!(parse_queue("64KiB"), Ok(QueueLimit::Bytes(65_536)));
+        assert_eq!(parse_queue("20000B"), Ok(QueueLimit::Bytes(20_000)));
+        assert!(parse_queue("100").unwrap_err().contains("no unit"));
+        assert!(parse_queue("1.5p").unwrap_err().contains("whole number"));
+        assert!(parse_queue("4294967296p")
+            .unwrap_err()
+            .contains("too large"));
+        assert!(parse_queue("100Kb").unwrap_err().contains("bits"));
+        assert!(parse_queue("3 parsecs")
+            .unwrap_err()
+            .contains("unknown queue unit"));
+        assert!(parse_queue("-3p").unwrap_err().contains("negative"));
     }
 
     #[test]

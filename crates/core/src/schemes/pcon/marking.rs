@@ -3,7 +3,9 @@
 //!
 //! **NFD's rule** (the default; NFD's generic link service, which ndnSIM 2.6+ runs on every
 //! net-device face), evaluated for every packet about to join a face's transmit queue —
-//! Interests, Data and Nacks alike — reading the queue's bytes *before* this packet joins:
+//! Interests, Data and Nacks alike — reading the queue's bytes *before* this packet joins
+//! (`threshold` fixed, as NFD ≥ 0.7 and ndnSIM 2.8 run it; with `cap_half_queue`, capped at half
+//! the face's send-queue capacity, as NFD 0.6.1–0.6.6 did):
 //!
 //! ```text
 //! q > threshold:  first such packet        → next_mark = now + interval   (nothing marked)
@@ -23,7 +25,7 @@
 //! it — NFD's consumers and strategies react to marked Data only). A Data that arrived marked
 //! leaves marked (the forwarder copies the field).
 
-use crate::face::{Face, FaceId};
+use crate::face::{Face, FaceId, QueueLimit};
 use crate::packet::Packet;
 use crate::rng::RngStream;
 use crate::schemes::params::{Kind, SchemeConfig};
@@ -31,12 +33,21 @@ use crate::schemes::registry::RouterScheme;
 use crate::schemes::RouterHooks;
 use crate::time::{Duration, Instant};
 
+/// The bytes per place of a packet-limited queue in `cap_half_queue`: ndnSIM's net-device
+/// transport reports a queue of n packets to NFD as a send queue of n · 1500 bytes.
+pub const BYTES_PER_QUEUED_PACKET: u64 = 1500;
+
 crate::scheme_config! {
     /// PCON marking settings (router part `pcon`).
     pub struct PconConfig {
         /// NFD's `defaultCongestionThreshold`: a face is congested while its transmit queue
         /// holds strictly more bytes than this (NFD: 65 536 B; a 2022 ndnSIM-2.9 port: 20 480 B).
         threshold: u64 = 65_536, Kind::Size { min: 0, max: 1 << 40 }, "bytes";
+        /// Cap `threshold` at half the face's send-queue capacity, a queue of n packets counting
+        /// n · 1500 B as ndnSIM's net-device transport reports it (NFD 0.6.1–0.6.6; NFD 0.7 and
+        /// ndnSIM 2.8 dropped the cap, so a queue that cannot hold `threshold` bytes never marks)
+        /// [false: as ndnSIM 2.8].
+        cap_half_queue: bool = false, Kind::Bool, "";
         /// NFD's `baseCongestionMarkingInterval` (and the CoDel interval): 100 ms.
         interval: Duration = Duration::from_millis(100), Kind::POSITIVE_TIME, "time";
         /// Use the original's CoDel-style sojourn rule at dequeue instead of NFD's queue-length
@@ -88,10 +99,35 @@ impl PconMarker {
         &mut self.faces[i]
     }
 
-    /// NFD's `checkCongestionLevel` for one packet about to join a queue of `queued` bytes;
-    /// true if the packet is marked.
+    /// NFD's `checkCongestionLevel` for one packet about to join a queue of `queued` bytes,
+    /// with the configured `threshold` as it stands; true if the packet is marked.
     pub fn nfd_step(&mut self, now: Instant, face: FaceId, queued: u64) -> bool {
-        let (threshold, interval) = (self.cfg.threshold, self.cfg.interval);
+        self.nfd_step_under(now, face, queued, self.cfg.threshold)
+    }
+
+    /// The threshold applied on a face with `limit`: the configured one; with `cap_half_queue`,
+    /// at most half the send queue's capacity in bytes — a packet-limited queue counts
+    /// [`BYTES_PER_QUEUED_PACKET`] bytes per place, as ndnSIM's net-device transport tells NFD.
+    pub fn threshold_for(&self, limit: QueueLimit) -> u64 {
+        if !self.cfg.cap_half_queue {
+            return self.cfg.threshold;
+        }
+        let capacity = match limit {
+            QueueLimit::Packets(n) => u64::from(n) * BYTES_PER_QUEUED_PACKET,
+            QueueLimit::Bytes(b) => b,
+        };
+        self.cfg.threshold.min(capacity / 2)
+    }
+
+    /// [`Self::nfd_step`] under the given `threshold` (bytes).
+    pub fn nfd_step_under(
+        &mut self,
+        now: Instant,
+        face: FaceId,
+        queued: u64,
+        threshold: u64,
+    ) -> bool {
+        let interval = self.cfg.interval;
         let s = self.state(face);
         if queued <= threshold {
             s.next_mark = None;
@@ -155,8 +191,9 @@ impl RouterHooks for PconMarker {
     }
     fn on_enqueue(&mut self, now: Instant, face: FaceId, p: &mut Packet, faces: &[Face]) -> bool {
         if !self.cfg.codel {
-            let queued = faces[face.0 as usize].queue_bytes();
-            if self.nfd_step(now, face, queued) {
+            let f = &faces[face.0 as usize];
+            let threshold = self.threshold_for(f.limit());
+            if self.nfd_step_under(now, face, f.queue_bytes(), threshold) {
                 mark(p);
             }
         }

@@ -181,3 +181,68 @@ fn codel_option_marks_from_sojourn_times() {
     m.on_dequeue(at(700.0), f, &mut d, high, &busy);
     assert!(is_marked(&d));
 }
+
+fn face_limited(limit: QueueLimit, queued: u64) -> Face {
+    let mut f = Face::new(FaceId(0), FaceKind::Net { peer: 1, link: 0 }, limit);
+    let mut left = queued;
+    while left > 0 {
+        let size = left.min(1000);
+        f.enqueue(Instant::ZERO, interest(size as u32));
+        left -= size;
+    }
+    f
+}
+
+/// `cap_half_queue` (NFD 0.6.1–0.6.6) caps the threshold at half the send queue's capacity (a
+/// packet-limited queue counting 1500 B per place, as ndnSIM's net-device transport reports
+/// it): a 50-packet queue, whose 50 places never hold 64 KiB of 1 KB Data, is congested above
+/// 37 500 B; a queue of 30 000 B above 15 000 B; a 1000-packet queue keeps the configured
+/// 65 536 B. Without it (NFD 0.7, ndnSIM 2.8) the threshold is the configured one everywhere.
+#[test]
+fn cap_half_queue_makes_the_threshold_follow_the_faces_buffer() {
+    let capped = |threshold| {
+        PconMarker::new(PconConfig {
+            threshold,
+            cap_half_queue: true,
+            ..Default::default()
+        })
+    };
+    let m = capped(65_536);
+    assert_eq!(m.threshold_for(QueueLimit::Packets(50)), 37_500);
+    assert_eq!(m.threshold_for(QueueLimit::Packets(87)), 65_250);
+    assert_eq!(m.threshold_for(QueueLimit::Packets(1000)), 65_536);
+    assert_eq!(m.threshold_for(QueueLimit::Bytes(30_000)), 15_000);
+    assert_eq!(m.threshold_for(QueueLimit::Bytes(30_001)), 15_000);
+    assert_eq!(
+        capped(10_000).threshold_for(QueueLimit::Packets(50)),
+        10_000
+    );
+    let plain = marker(65_536);
+    assert_eq!(plain.threshold_for(QueueLimit::Packets(50)), 65_536);
+    assert_eq!(plain.threshold_for(QueueLimit::Bytes(30_000)), 65_536);
+    // through the hook: just above the capped threshold is congestion, at it is not
+    let f = FaceId(0);
+    for (limit, over, at_cap) in [
+        (QueueLimit::Packets(50), 37_501, 37_500),
+        (QueueLimit::Bytes(30_000), 15_001, 15_000),
+        (QueueLimit::Packets(1000), 65_537, 65_536),
+    ] {
+        for (mut m, capped_run) in [(capped(65_536), true), (marker(65_536), false)] {
+            let busy = [face_limited(limit, over)];
+            let full = [face_limited(limit, at_cap)];
+            let mut d = data(false);
+            m.on_enqueue(at(0.0), f, &mut d, &busy); // arms: next = 100 ms
+            m.on_enqueue(at(100.0), f, &mut d, &busy);
+            let want = capped_run || over > 65_536;
+            assert_eq!(
+                is_marked(&d),
+                want,
+                "{limit:?}, capped {capped_run}: {over} B"
+            );
+            let mut d = data(false);
+            m.on_enqueue(at(150.0), f, &mut d, &full); // at the threshold: reset
+            m.on_enqueue(at(300.0), f, &mut d, &full);
+            assert!(!is_marked(&d), "{limit:?}: {at_cap} B queued is not");
+        }
+    }
+}
