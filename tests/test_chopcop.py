@@ -65,7 +65,7 @@ def test_ictp_keys_are_checked():
         _ictp("dup_threshold = -1").resolve()
 
 
-def _non_cooperative(rate: int, fisp: bool) -> Scenario:
+def _non_cooperative(rate: int, fisp: bool, window: bool = True) -> Scenario:
     """Seed 001's Table I set-up: C asks 10 s of chunks at a constant rate, deaf to marks,
     never re-asks; a long lifetime, so FISP's delayed Interests do not expire."""
     txt = BASELINE.read_text().replace(
@@ -76,7 +76,8 @@ def _non_cooperative(rate: int, fisp: bool) -> Scenario:
     txt = txt.replace('lifetime = "4s"', 'lifetime = "60s"')
     txt = txt.replace(
         "\n[defaults.node.schemes.chopcop]\n",
-        f"\n[defaults.node.schemes.chopcop]\nfisp = {str(fisp).lower()}\n",
+        f"\n[defaults.node.schemes.chopcop]\nfisp = {str(fisp).lower()}\n"
+        f"fisp_window = {str(window).lower()}\n",
     )
     return Scenario.from_toml_str(txt).with_overrides(overrides={"scenario.duration": "15s"})
 
@@ -87,18 +88,29 @@ def test_fisp_holds_interests_of_a_non_cooperative_receiver():
         fisp: {(f["node"], f["peer"]): f for f in r.summary["faces"]} for fisp, r in runs.items()
     }
     # without FISP B's queue towards C overflows; with it, C is that queue's 1 500 KB (seed 001
-    # §V-B: Q_max = 0.9·C = 1 350 KB), Q = q_d + γ·q_i (γ = ½) is held near Q_min = 600 KB,
-    # and the queue q_d stays far below Q_max
+    # §V-B: Q_max = 0.9·C = 1 350 KB). Shaping starts at Q = q_d + γ·q_i > Q_min = 600 KB;
+    # the DRR then sends only while q_d + q_i is below what B→C carries in one upstream round
+    # trip (40 Mbit/s × ≈ 110 ms ≈ 550 KB) plus a chunk: the queue q_d drains to about a chunk
+    # (below REM's q_min = 150 KB) and Q settles near γ·q_i ≈ 300 KB
     assert faces[False][("B", "C")]["drops"] > 1000
     assert faces[True][("B", "C")]["drops"] == 0
     assert faces[True][("B", "C")]["max_queue_bytes"] < 600_000
     f = runs[True].face_series
     f = f[(f["node_name"] == "B") & (f["peer_name"] == "C")]
     f = f[(f["time_s"] > 5) & (f["time_s"] <= 10)]  # while the receiver asks
+    assert f["queue_bytes"].mean() < 100_000, f["queue_bytes"].mean()
     q = (f["queue_bytes"] + 0.5 * f["scheme_fisp_owed"]).mean()
-    assert 0.85 * 600_000 < q < 1.15 * 600_000, q
+    assert 0.85 * 300_000 < q < 1.15 * 300_000, q
     # the DRR's per-flow queue holds the Interests the link cannot carry yet
     assert f["scheme_fisp_queued"].max() > 10
+    # paced at the link's rate only (fisp_window = false), the queue is not drained: Q is held
+    # near Q_min, q_d ≈ 600 KB − γ·q_i
+    paced = ndncc.run(_non_cooperative(200, True, window=False)).face_series
+    paced = paced[(paced["node_name"] == "B") & (paced["peer_name"] == "C")]
+    paced = paced[(paced["time_s"] > 5) & (paced["time_s"] <= 10)]
+    q = (paced["queue_bytes"] + 0.5 * paced["scheme_fisp_owed"]).mean()
+    assert 0.85 * 600_000 < q < 1.15 * 600_000, q
+    assert paced["queue_bytes"].mean() > 250_000, paced["queue_bytes"].mean()
     thr = {fisp: r.summary["apps"][0]["throughput_mbps"] for fisp, r in runs.items()}
     assert thr[True] > 34.0, thr  # 2 000 chunks in 15 s: 35 Mbit/s
     # every chunk complete with FISP; without, almost none (Table I: 100 % vs 1.91 %)
@@ -189,14 +201,14 @@ def test_seven_node_asks_both_sources_whichever_is_nearer(a_ms, b_ms):
 CHUNK_BITS = 32 * 1024 * 8
 
 
-def _greedy_neighbour(mbps: float, buffer_ms: float) -> Scenario:
+def _greedy_neighbour(mbps: float, buffer: int) -> Scenario:
     """Not a topology of seed 001: S —10×, 20 ms— R —`mbps`, 5 ms— M, and M —10×, 5 ms— U1,
     U2. U1 fetches /coop with RIC; U2 asks /greedy at twice the bottleneck's chunk rate, deaf
-    to marks. R→M's queue is `buffer_ms` of the link; the others bandwidth × 300 ms. Every
-    parameter at its default (FISP's C: R→M's buffer)."""
+    to marks. R→M's queue is `buffer` bytes; the others bandwidth × 300 ms. Every parameter at
+    its default (FISP's C: R→M's buffer)."""
     fast = mbps * 10
     big = int(fast * 1e6 / 8 * 0.3)
-    links = [("S", "R", fast, 20, big), ("R", "M", mbps, 5, int(mbps * 1e6 / 8 * buffer_ms / 1e3))]
+    links = [("S", "R", fast, 20, big), ("R", "M", mbps, 5, buffer)]
     links += [("M", u, fast, 5, big) for u in ("U1", "U2")]
     txt = '[scenario]\nname = "greedy-neighbour"\nduration = "20s"\nseed = 1\n'
     txt += '[defaults.node.schemes.chopcop]\nsegment_size = "1024B"\n'
@@ -216,33 +228,45 @@ def _greedy_neighbour(mbps: float, buffer_ms: float) -> Scenario:
     return Scenario.from_toml_str(txt)
 
 
+# Where Q = q_d + γ·q_i stays above Q_max = 0.9·C on its q_i alone (γ = ½ × the Data owed over
+# R's ≈ 45 ms upstream round trip at the link's rate > 90 KB), phase 3 delays every Interest of
+# both flows: FISP caps the link, and the cooperative flow's Interests wait in the delay queue
+# (docs/schemes/chopcop.md, "FISP beside a greedy receiver").
+_PHASE_3_BOUND = "γ·q_i > Q_max on a 100 KB buffer: phase 3 delays every Interest (seed's Q)"
+
+
 @pytest.mark.parametrize(
-    ("mbps", "buffer_ms"),
-    [(10, 100), (10, 300), (30, 100), (30, 300), (30, 266.67), (100, 100), (100, 300)],
+    ("mbps", "buffer_kb"),
+    [
+        (10, 100),
+        pytest.param(30, 100, marks=pytest.mark.xfail(strict=True, reason=_PHASE_3_BOUND)),
+        pytest.param(100, 100, marks=pytest.mark.xfail(strict=True, reason=_PHASE_3_BOUND)),
+        (10, 1000),
+        (30, 1000),
+        (100, 1000),
+        (10, 5000),
+        (30, 5000),
+        (100, 5000),
+    ],
 )
-def test_fisp_beside_a_greedy_receiver(mbps, buffer_ms):
-    """FISP at its defaults beside a receiver asking twice the link: no Data is ever dropped
-    at the bottleneck (FISP engages within its first periods) and the link stays busy. The
-    cooperative flow gets its fair share (within 10 %) exactly where REM stays quiet on the
-    queue FISP holds: FISP holds Q near Q_min = 0.4·C = REM's 2·q_max, so q_d ≈ 0.4·C −
-    γ·q_i; when that lies above REM's q_max (large buffers against the upstream round trip)
-    REM marks the cooperative flow's chunks, caused by the greedy one, RIC shrinks its window
-    and DRR can only give a flow what it asks (docs/schemes/chopcop.md, "FISP beside a greedy
-    receiver")."""
-    r = ndncc.run(_greedy_neighbour(mbps, buffer_ms))
+def test_fisp_beside_a_greedy_receiver(mbps, buffer_kb):
+    """FISP at its defaults beside a receiver asking twice the link: the cooperative RIC flow
+    gets at least 95 % of its fair share (half the link) over [5, 20] s, the link stays busy
+    (≥ 95 %), the DRR engaged, and no Data is dropped at the bottleneck from one 100-ms bin
+    after FISP first held an Interest (the Data of Interests sent before it knew the flows —
+    it learns a flow's interface from its first Data — are beyond its reach)."""
+    r = ndncc.run(_greedy_neighbour(mbps, buffer_kb * 1000))
     lo, hi = 5.0, 20.0
     s = r.series[r.series["time_s"] > lo]
     thr = {
         a: s.loc[s["app_name"] == a, "data_bytes"].sum() * 8 / (hi - lo) / 1e6
         for a in ("coop", "greedy")
     }
-    face = next(f for f in r.summary["faces"] if f["node"] == "R" and f["peer"] == "M")
-    assert face["drops"] == 0
     f = r.face_series
     f = f[(f["node_name"] == "R") & (f["peer_name"] == "M")]
-    assert (f["scheme_fisp_queued"] > 0).any()  # the DRR engaged
+    held = f[(f["scheme_fisp_queued"] > 0) | (f["scheme_fisp_delayed"] > 0)]
+    assert not held.empty  # FISP engaged
+    engaged = held["time_s"].min()
+    assert f.loc[f["time_s"] > engaged + 0.1 + 1e-9, "drops"].sum() == 0
     assert thr["coop"] + thr["greedy"] > 0.95 * mbps, thr
-    f = f[f["time_s"] > lo]
-    marked = f["marks"].sum() / f["out_data"].sum()
-    fair = thr["coop"] >= 0.9 * mbps / 2
-    assert fair == (marked < 0.01), (thr, marked)
+    assert thr["coop"] >= 0.95 * mbps / 2, thr

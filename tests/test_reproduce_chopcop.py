@@ -33,7 +33,8 @@ KNOWN_DIFFERENCES = {
     # above the link): with C = the 1 500 KB queue FISP holds Q = q_d + γ·q_i near Q_min =
     # 600 KB and its DRR, paced at the link's rate, keeps q_d where shaping began, so q_d ≈
     # 600 KB − γ·q_i; phase 2 delays every Interest from Q = 1 125 KB on, so no γ ≥ 0 gives
-    # q_d ≈ 1 050 KB (docs/schemes/chopcop.md)
+    # q_d ≈ 1 050 KB; with the DRR's window (fisp_window, the default) it drains q_d to about
+    # a chunk (docs/schemes/chopcop.md)
     (
         "FISP vs non-cooperative receiver (Table I, Fig. 6)",
         "B's outgoing data queue towards C (q_d), mean (Fig. 6)",

@@ -16,23 +16,30 @@
 //!
 //! Q_release = 0.3·C, Q_min = 0.4·C, Q_max = 0.9·C, P₀ = 0.3, where C is the interface's
 //! outbound Data buffer (seed 001 §V-B: "The router's outgoing data queue is 1500KB in size, and
-//! we have Qmax = 0.9C = 1350KB"): by default the face's queue limit, as REM's C_q; an explicit
-//! `capacity` overrides it.
+//! we have Qmax = 0.9C = 1350KB"): by default the face's queue limit, as REM's C_q (a limit in
+//! packets: packets × the largest Data wire size seen leaving on it), computed when the limit
+//! or that size changes; an explicit `capacity` overrides it.
 //!
 //! **The modified DRR** (§III-B): once an interface is shaping, every Interest of every active
 //! flow joins its flow's outgoing Interest queue (one queue per flow, a content name), and the
 //! queues are served by deficit round robin whose deficit counter is charged the size of the
-//! Data the Interest will bring back (its requested segments × the segment size), not the
+//! Data the Interest will bring back (its requested segments × the Data's wire size), not the
 //! Interest's own size; each Interest served waits the time its Data take on the interface's
 //! link before the next is served, so the Interests leave at the rate the interface's Data link
-//! can carry. A queue's quantum is the largest such Data size asked on the interface so far, so
-//! that a visit serves at least one Interest. A delayed Interest waits in the interface's delay
-//! queue (not counted in Q) for the delay interval (default: the interface's smoothed RTT), then
-//! joins its flow's queue, where phases 2 and 3 apply to it again. While the queues hold
-//! Interests, a new Interest queues behind them even when shaping has stopped; one that finds
-//! them empty while not shaping leaves at once. The hooks do not tell an Interest's incoming
-//! face, so the interface of a flow is learnt from the face its Data go out on; a flow whose Data
-//! have not been seen yet is not shaped.
+//! can carry; and (`window`, [OPEN], on by default) one is served only while the Data already
+//! committed to the link, q_d + q_i, are below what it carries in one upstream round trip
+//! (rate × smoothed RTT) plus a quantum, so that the Data queue the DRR found is drained rather
+//! than held (a held queue sits in REM's marking range and REM's marks, per interface, would cut
+//! a cooperative flow for a greedy one's excess). A queue's quantum is the largest such Data
+//! size asked on the interface so far, so that a visit serves at least one Interest. An
+//! Interest that waited half its lifetime in the queues is discarded. A delayed Interest waits
+//! in the interface's delay queue (not counted in Q) for the delay interval (default: the
+//! interface's smoothed RTT, sampled from when FISP sent an Interest upstream, not from when it
+//! took it), then joins its flow's queue, where phases 2 and 3 apply to it again. While the
+//! queues hold Interests, a new Interest queues behind them even when shaping has stopped; one
+//! that finds them empty while not shaping leaves at once. The hooks do not tell an Interest's
+//! incoming face, so the interface of a flow is learnt from the face its Data go out on; a flow
+//! whose Data have not been seen yet is not shaped.
 
 use crate::face::{Face, FaceId, QueueLimit};
 use crate::name::{Name, NameId};
@@ -49,7 +56,8 @@ pub struct FispParams {
     /// γ: weight of q_i in Q.
     pub gamma: f64,
     /// C in bytes; 0 = each interface's outbound Data buffer (the face's queue limit in bytes,
-    /// or its packets × `segment_bytes` when the limit is in packets).
+    /// or its packets × the wire size of the largest Data seen leaving on it when the limit is
+    /// in packets).
     pub capacity: f64,
     pub q_release: f64,
     pub q_min: f64,
@@ -60,7 +68,13 @@ pub struct FispParams {
     /// The delay interval; zero = the interface's smoothed RTT (`fallback` before a sample).
     pub delay: Duration,
     pub fallback: Duration,
-    /// Bytes of one Data segment, for q_i (a chunk Interest owes segments × this).
+    /// The DRR serves an Interest only while the Data committed to the interface's link (q_d +
+    /// q_i) are below what it carries in one upstream round trip (link rate × smoothed RTT)
+    /// plus a quantum; false = paced at the link's rate only.
+    pub window: bool,
+    /// Wire bytes of one Data segment before the interface has sent a Data (afterwards: the
+    /// largest Data wire size seen leaving on it), for q_i, DRR's charge and C of a
+    /// packets-limited buffer.
     pub segment_bytes: f64,
 }
 
@@ -72,22 +86,25 @@ impl FispParams {
         ((q - lo) / (hi - lo) + self.p0).clamp(0.0, 1.0)
     }
 
-    /// C of an interface whose outbound face is `face`: `capacity`, else the face's buffer.
-    pub fn capacity_of(&self, face: &Face) -> f64 {
+    /// C of an interface whose outbound face has queue limit `limit` and whose Data are
+    /// `wire` bytes on the wire: `capacity`, else the face's buffer in bytes (a limit in packets:
+    /// packets × `wire`, the bytes they occupy in Q's q_d).
+    pub fn capacity_of(&self, limit: QueueLimit, wire: f64) -> f64 {
         if self.capacity > 0.0 {
             return self.capacity;
         }
-        match face.limit() {
+        match limit {
             QueueLimit::Bytes(b) => b as f64,
-            QueueLimit::Packets(n) => f64::from(n) * self.segment_bytes,
+            QueueLimit::Packets(n) => f64::from(n) * wire,
         }
     }
 
-    /// The size of the Data an Interest brings back: its requested segments × the segment size
-    /// (one segment for a plain Interest). DRR's charge and q_i's increment.
-    pub fn data_bytes(&self, interest: &Interest) -> f64 {
+    /// The size of the Data an Interest brings back: its requested segments × `wire`, the wire
+    /// size of one segment (one segment for a plain Interest). DRR's charge, the time its Data
+    /// take on the link, and q_i's increment.
+    pub fn data_bytes(interest: &Interest, wire: f64) -> f64 {
         let segments = interest.ext.chunk().map_or(1, |c| c.mask.count_ones());
-        f64::from(segments) * self.segment_bytes
+        f64::from(segments) * wire
     }
 }
 
@@ -96,6 +113,12 @@ impl FispParams {
 pub struct Iface {
     /// Phase 1's verdict at the last check.
     pub shaping: bool,
+    /// The largest Data wire size (bytes) seen leaving on the interface (0: none yet).
+    pub wire: f64,
+    /// C (bytes), computed when the face's limit or `wire` changes (`limit`: the face's queue
+    /// limit it was computed from).
+    pub cap: f64,
+    limit: Option<QueueLimit>,
     /// q_i per flow (bytes owed); q_i is their sum.
     owed: FxHashMap<NameId, f64>,
     /// q_d per flow: the flow's Data bytes in the face's queue.
@@ -174,18 +197,21 @@ impl Iface {
     /// Data that Interest brings back (the deficit is charged that size), else the visit ends and
     /// the flow goes to the back of the list; an emptied queue leaves the list with its deficit
     /// reset to 0. An Interest that could no longer be answered within its lifetime (it waited
-    /// its lifetime less the interface's smoothed upstream round trip) is discarded (counted in
-    /// `expired`), uncharged: its Data would find no PIT entry and waste the link's turn.
+    /// its lifetime less the interface's smoothed upstream round trip), or that waited half its
+    /// lifetime, is discarded (counted in `expired`), uncharged: its Data would find no PIT entry
+    /// here or downstream (they still have the way down to go, of unknown length) and waste the
+    /// link's turn. A flow that asks more than its share keeps a queue that only discards
+    /// shorten: without the half-lifetime bound every Interest it is served would be at the end
+    /// of its lifetime, and its Data too late downstream.
     fn next_drr(&mut self, now: Instant) -> Option<Delayed> {
         let rtt = Duration(self.srtt.map_or(0, |s| s.round() as u64));
         loop {
             let flow = *self.rr.front()?;
             let fq = self.outq.get_mut(&flow).expect("a queue per active flow");
-            while fq
-                .q
-                .front()
-                .is_some_and(|d| now.saturating_since(d.since) + rtt >= d.interest.lifetime)
-            {
+            while fq.q.front().is_some_and(|d| {
+                let age = now.saturating_since(d.since);
+                age + rtt >= d.interest.lifetime || age.0 >= d.interest.lifetime.0 / 2
+            }) {
                 fq.q.pop_front();
                 self.expired += 1;
             }
@@ -233,12 +259,14 @@ struct Delayed {
     cost: f64,
 }
 
-/// An Interest sent upstream: its interface, flow, bytes still owed and its expiry.
+/// An Interest sent upstream: its interface, flow, bytes still owed, when FISP sent it (the
+/// RTT sample's start: the PIT's out-record holds when the Interest was *held*) and its expiry.
 #[derive(Clone, Copy, Debug)]
 struct Owed {
     iface: usize,
     flow: NameId,
     bytes: f64,
+    sent: Instant,
     expires: Instant,
 }
 
@@ -288,11 +316,39 @@ impl Fisp {
             + self.p.gamma * f.owed.get(&flow).copied().unwrap_or(0.0)
     }
 
-    /// C of interface `i` (`capacity`, else its face's outbound buffer).
-    pub fn capacity(&self, i: usize, faces: &[Face]) -> f64 {
-        faces
-            .get(i)
-            .map_or(self.p.capacity, |f| self.p.capacity_of(f))
+    /// C of interface `i` (`capacity`, else its face's outbound buffer), as last computed.
+    pub fn capacity(&self, i: usize) -> f64 {
+        self.ifaces.get(i).map_or(self.p.capacity, |f| f.cap)
+    }
+
+    /// The wire size of one Data segment on interface `i`: the largest seen leaving on it, else
+    /// `segment_bytes`.
+    fn wire(&self, i: usize) -> f64 {
+        match self.ifaces.get(i).map_or(0.0, |f| f.wire) {
+            w if w > 0.0 => w,
+            _ => self.p.segment_bytes,
+        }
+    }
+
+    /// Computes C of interface `i` again if its face's queue limit changed since (or `wire`
+    /// grew): C follows the buffer without being computed per Interest.
+    fn refresh_capacity(&mut self, i: usize, face: &Face, wire: f64) {
+        let p = &self.p;
+        if self.ifaces.len() <= i {
+            self.ifaces.resize(i + 1, Iface::default());
+        }
+        let f = &mut self.ifaces[i];
+        let limit = face.limit();
+        if f.limit != Some(limit) || wire > f.wire {
+            f.wire = f.wire.max(wire);
+            let w = if f.wire > 0.0 {
+                f.wire
+            } else {
+                p.segment_bytes
+            };
+            f.cap = p.capacity_of(limit, w);
+            f.limit = Some(limit);
+        }
     }
 
     /// An Interest of flow `interest.name.base` is about to leave on `up`: phases 2 and 3, then
@@ -318,34 +374,40 @@ impl Fisp {
         // a new transmission of a name on the same face supersedes a held one (the forwarder
         // would not send the old one any more); a copy for another face (multicast) is another
         // Interest
-        let stale = |d: &Delayed| d.interest.name == interest.name && d.face == up;
         let f = &mut self.ifaces[i];
-        f.delayed.retain(|d| !stale(d));
-        f.remove(flow, stale);
-        let held = Delayed {
-            until: now,
-            since: now,
-            face: up,
-            interest: *interest,
-            cost: self.p.data_bytes(interest),
-        };
+        if !f.delayed.is_empty() || !f.rr.is_empty() {
+            let stale = |d: &Delayed| d.interest.name == interest.name && d.face == up;
+            f.delayed.retain(|d| !stale(d));
+            f.remove(flow, stale);
+        }
         if self.must_delay(i, flow, faces, rng) {
-            let wait = self.delay_interval(i);
-            let f = self.iface(i);
+            let until = now + self.delay_interval(i);
+            let cost = FispParams::data_bytes(interest, self.wire(i));
+            let f = &mut self.ifaces[i];
             f.delayed.push_back(Delayed {
-                until: now + wait,
-                ..held
+                until,
+                since: now,
+                face: up,
+                interest: *interest,
+                cost,
             });
             f.delayed_total += 1;
             return InterestVerdict::Hold;
         }
-        let f = &mut self.ifaces[i];
+        let f = &self.ifaces[i];
         if !f.shaping && f.rr.is_empty() {
             self.sent(now, i, interest);
             return InterestVerdict::Admit;
         }
         // shaping, or the queues hold Interests: this one joins its flow's queue
-        f.enqueue(held);
+        let cost = FispParams::data_bytes(interest, self.wire(i));
+        self.ifaces[i].enqueue(Delayed {
+            until: now,
+            since: now,
+            face: up,
+            interest: *interest,
+            cost,
+        });
         self.pump(now, i, faces);
         InterestVerdict::Hold
     }
@@ -353,16 +415,30 @@ impl Fisp {
     /// Serves the outgoing queues of interface `i` by deficit round robin, one Interest per the
     /// time its Data take on the interface's link (none without a bandwidth).
     fn pump(&mut self, now: Instant, i: usize, faces: &[Face]) {
+        let bw = faces
+            .get(i)
+            .and_then(|face| face.bandwidth)
+            .map(|b| b.0 as f64);
         while self.ifaces[i].next_send <= now {
+            if let (Some(bw), Some(srtt), true) = (bw, self.ifaces[i].srtt, self.p.window) {
+                // the Data already committed to the link (queued, or owed by Interests sent)
+                // against what it carries in one upstream round trip, plus a quantum
+                let f = &self.ifaces[i];
+                let q_d = faces[i].occupancy(PacketType::Data).1 as f64;
+                let committed = q_d + f.q_i();
+                let room = bw / 8.0 * srtt / 1e9 + f.quantum;
+                if committed >= room && !f.rr.is_empty() {
+                    let wait = (committed - room).max(self.wire(i));
+                    self.ifaces[i].next_send = now + Duration((wait * 8e9 / bw) as u64);
+                    return;
+                }
+            }
             let Some(d) = self.ifaces[i].next_drr(now) else {
                 return;
             };
-            let gap = faces
-                .get(i)
-                .and_then(|face| face.bandwidth)
-                .map_or(Duration::ZERO, |b| {
-                    Duration((d.cost * 8.0 * 1e9 / b.0 as f64) as u64)
-                });
+            let gap = bw.map_or(Duration::ZERO, |b| {
+                Duration((d.cost * 8.0 * 1e9 / b) as u64)
+            });
             self.ifaces[i].next_send = now + gap;
             self.sent(now, i, &d.interest);
             self.actions.push_back(ModuleAction::SendInterest {
@@ -376,7 +452,7 @@ impl Fisp {
     /// shaping, a flow over its fair share Q_min/n is delayed with probability P.
     fn must_delay(&self, i: usize, flow: NameId, faces: &[Face], rng: &mut RngStream) -> bool {
         let q = self.q(i, faces);
-        let cap = self.capacity(i, faces);
+        let cap = self.capacity(i);
         if q > self.p.q_max * cap {
             return true;
         }
@@ -404,7 +480,7 @@ impl Fisp {
 
     /// An Interest for interface `i` goes upstream: it owes its Data to q_i.
     fn sent(&mut self, now: Instant, i: usize, interest: &Interest) {
-        let bytes = self.p.data_bytes(interest);
+        let bytes = FispParams::data_bytes(interest, self.wire(i));
         let flow = interest.name.base;
         if let Some(old) = self.owed.insert(
             interest.name,
@@ -412,6 +488,7 @@ impl Fisp {
                 iface: i,
                 flow,
                 bytes,
+                sent: now,
                 expires: now + interest.lifetime,
             },
         ) {
@@ -426,15 +503,16 @@ impl Fisp {
         }
     }
 
-    /// A Data arrived from upstream, for an Interest sent at `sent`: q_i shrinks, the RTT is
-    /// sampled.
-    pub fn on_data_in(&mut self, now: Instant, data: &Data, sent: Option<Instant>) {
+    /// A Data arrived from upstream: q_i shrinks, the RTT is sampled from when FISP sent the
+    /// Interest upstream (not from when the forwarder handed it over: an Interest FISP held
+    /// waited in its queues, which is not the upstream round trip).
+    pub fn on_data_in(&mut self, now: Instant, data: &Data) {
         let Some(o) = self.owed.get_mut(&data.name) else {
             return;
         };
         let d = f64::from(data.size).min(o.bytes);
         o.bytes -= d;
-        let (i, flow, done) = (o.iface, o.flow, o.bytes <= 0.0);
+        let (i, flow, done, sent) = (o.iface, o.flow, o.bytes <= 0.0, o.sent);
         if done {
             self.owed.remove(&data.name);
         }
@@ -442,18 +520,18 @@ impl Fisp {
         if let Some(b) = f.owed.get_mut(&flow) {
             *b = (*b - d).max(0.0);
         }
-        if let Some(sent) = sent {
-            let r = now.saturating_since(sent).0 as f64;
-            f.srtt = Some(f.srtt.map_or(r, |s| 0.875 * s + 0.125 * r));
-        }
+        let r = now.saturating_since(sent).0 as f64;
+        f.srtt = Some(f.srtt.map_or(r, |s| 0.875 * s + 0.125 * r));
     }
 
     /// A Data of flow `data.name.base` leaves on `face`: the flow's interface.
+    /// Its wire size and the face's limit give the interface's C (computed again only when
+    /// either changes).
     pub fn on_data_out(&mut self, face: &Face, data: &Data) {
         if !face.is_app() {
             let i = face.id.0 as usize;
             self.flow_iface.insert(data.name.base, i);
-            self.iface(i);
+            self.refresh_capacity(i, face, f64::from(data.size));
         }
     }
 
@@ -517,7 +595,10 @@ impl Fisp {
                 self.forget(o);
             }
             for i in 0..self.ifaces.len() {
-                let cap = self.capacity(i, faces);
+                if let Some(face) = faces.get(i) {
+                    self.refresh_capacity(i, face, 0.0);
+                }
+                let cap = self.capacity(i);
                 let q = self.q(i, faces);
                 self.ifaces[i].shaping = q > self.p.q_min * cap;
                 if q < self.p.q_release * cap {

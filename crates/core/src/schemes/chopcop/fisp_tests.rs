@@ -20,6 +20,7 @@ fn params() -> FispParams {
         delay: Duration::from_millis(50),
         fallback: Duration::from_millis(100),
         segment_bytes: KB,
+        window: false,
     }
 }
 
@@ -128,17 +129,17 @@ fn q_counts_queued_data_and_data_owed_to_interests_sent() {
         "a re-ask owes its missing segments"
     );
     for _ in 0..3 {
-        f.on_data_in(ms(1), &data(2, 1), None);
+        f.on_data_in(ms(1), &data(2, 1));
     }
     queue(&mut f, &mut fs, 1, 10);
     assert_eq!(f.q(0, &fs), 10.0 * KB + 0.5 * 32.0 * KB, "Q = q_d + γ·q_i");
     assert_eq!(f.q_flow(0, NameId(1)), 10.0 * KB + 0.5 * 32.0 * KB);
     assert_eq!(f.q_flow(0, NameId(2)), 0.0);
     // a segment back: q_i shrinks by its size; the RTT is sampled
-    f.on_data_in(ms(30), &data(1, 1), Some(ms(0)));
+    f.on_data_in(ms(30), &data(1, 1));
     assert_eq!(f.ifaces[0].q_i(), 31.0 * KB);
     for _ in 0..31 {
-        f.on_data_in(ms(30), &data(1, 1), Some(ms(0)));
+        f.on_data_in(ms(30), &data(1, 1));
     }
     assert_eq!(f.ifaces[0].q_i(), 0.0);
     // a Data leaving the queue leaves q_d
@@ -343,9 +344,9 @@ fn interval_is_the_interfaces_smoothed_rtt_and_stale_copies_are_dropped() {
     let mut r = rng();
     assert_eq!(f.delay_interval(0), Duration::from_millis(100), "fallback");
     f.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r);
-    f.on_data_in(ms(80), &data(1, 1), Some(ms(0)));
+    f.on_data_in(ms(80), &data(1, 1));
     assert_eq!(f.delay_interval(0), Duration::from_millis(80));
-    f.on_data_in(ms(160), &data(1, 1), Some(ms(0)));
+    f.on_data_in(ms(160), &data(1, 1));
     // 7/8·80 + 1/8·160
     assert_eq!(f.delay_interval(0), Duration::from_millis(90));
     queue(&mut f, &mut fs, 1, 95);
@@ -419,7 +420,7 @@ fn the_delay_interval_is_at_least_the_period() {
     let fs = faces();
     let mut r = rng();
     f.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r);
-    f.on_data_in(ms(0), &data(1, 1), Some(ms(0)));
+    f.on_data_in(ms(0), &data(1, 1));
     assert_eq!(f.delay_interval(0), Duration::from_millis(10));
     let mut g = fisp(FispParams {
         delay: Duration::from_millis(3),
@@ -496,7 +497,8 @@ fn c_is_the_faces_outbound_buffer_unless_set() {
         QueueLimit::Bytes(1_500_000),
     );
     let mut f = fisp(p.clone());
-    assert_eq!(f.capacity(0, &fs), 1_500_000.0);
+    f.on_data_out(&fs[0], &data(1, 0)); // a Data leaves on the 1 500 KB face
+    assert_eq!(f.capacity(0), 1_500_000.0);
     let mut r = rng();
     // phase 3 at Q_max = 1 350 KB, without a periodic check
     queue(&mut f, &mut fs, 1, 1350);
@@ -515,6 +517,7 @@ fn c_is_the_faces_outbound_buffer_unless_set() {
     let mut f = fisp(p.clone());
     let mut fs2 = fs.clone();
     while fs2[0].dequeue(ms(0)).is_some() {}
+    f.on_data_out(&fs2[0], &data(1, 0));
     queue(&mut f, &mut fs2, 1, 600);
     f.on_timeout(ms(0), &fs2, &mut r);
     assert!(!f.ifaces[0].shaping);
@@ -522,23 +525,57 @@ fn c_is_the_faces_outbound_buffer_unless_set() {
     f.on_timeout(ms(10), &fs2, &mut r);
     assert!(f.ifaces[0].shaping);
     // P from the face's C: P₀ at Q_min, 1 from Q_min + 0.7·(Q_max − Q_min) = 1 125 KB
-    let c = f.capacity(0, &fs2);
+    let c = f.capacity(0);
     assert!((p.delay_probability(600_000.0, c) - 0.3).abs() < 1e-12);
     assert!((p.delay_probability(975_000.0, c) - 0.8).abs() < 1e-12);
-    // a limit in packets: packets × the segment size (1 000 × 1 KB)
-    let pk = Face::new(
-        DOWN,
-        FaceKind::Net { peer: 1, link: 0 },
-        QueueLimit::Packets(1000),
+    // a limit in packets: packets × the Data's wire size
+    assert_eq!(
+        p.capacity_of(QueueLimit::Packets(1000), 1000.0),
+        1_000_000.0
     );
-    assert_eq!(p.capacity_of(&pk), 1_000_000.0);
     // an explicit C overrides the face's
     let set = FispParams {
         capacity: 2_600_000.0,
         ..p
     };
-    assert_eq!(set.capacity_of(&fs[0]), 2_600_000.0);
-    assert_eq!(set.capacity_of(&pk), 2_600_000.0);
+    assert_eq!(set.capacity_of(fs[0].limit(), 1000.0), 2_600_000.0);
+    assert_eq!(
+        set.capacity_of(QueueLimit::Packets(1000), 1000.0),
+        2_600_000.0
+    );
+}
+
+/// A buffer of 1 000 packets holds 1 000 Data on the wire: with 1 000 B of payload and a 100 B
+/// header that is 1 100 KB of Q's q_d (occupancy counts wire bytes), so C is 1 100 KB, not
+/// 1 000 × `segment_bytes`; it follows the face's limit when that changes, at the next check.
+#[test]
+fn a_packets_limited_c_counts_the_datas_wire_size() {
+    let mut fs = faces();
+    fs[0] = Face::new(
+        DOWN,
+        FaceKind::Net { peer: 1, link: 0 },
+        QueueLimit::Packets(1000),
+    );
+    let mut f = Fisp::new(FispParams {
+        capacity: 0.0,
+        ..params()
+    });
+    let mut d = data(1, 0);
+    d.size = 1100; // payload 1 000 B + 100 B of header
+    f.on_data_out(&fs[0], &d);
+    assert_eq!(f.capacity(0), 1_100_000.0);
+    // a chunk Interest owes (and DRR charges) its segments' wire bytes
+    let mut r = rng();
+    f.on_interest_out(ms(0), UP, &chunk(1, 1), &fs, &mut r);
+    assert_eq!(f.ifaces[0].q_i(), 32.0 * 1100.0);
+    // the face's limit changes: C follows at phase 1's next check
+    fs[0] = Face::new(
+        DOWN,
+        FaceKind::Net { peer: 1, link: 0 },
+        QueueLimit::Packets(500),
+    );
+    f.on_timeout(ms(0), &fs, &mut r);
+    assert_eq!(f.capacity(0), 550_000.0);
 }
 
 fn held(flow: u32, seq: u64, cost_kb: f64) -> Delayed {
@@ -640,30 +677,129 @@ fn drr_charges_each_flow_the_data_its_interests_bring_back() {
 }
 
 /// An Interest that waited so long in the DRR queue that its Data could not come back within
-/// its lifetime (age + the interface's smoothed upstream RTT ≥ lifetime) is discarded, not
-/// sent: its Data would find no PIT entry here and waste the link's turn.
+/// its lifetime (age + the interface's smoothed upstream RTT ≥ lifetime), or that waited half
+/// its lifetime, is discarded, not sent: its Data would find no PIT entry here or downstream
+/// and waste the link's turn.
 #[test]
 fn drr_discards_interests_that_cannot_be_answered_in_their_lifetime() {
-    let mut f = Iface {
-        srtt: Some(100e6), // 100 ms
-        ..Iface::default()
+    let discarded_at = |srtt_ms: f64, at: u64| {
+        let mut f = Iface {
+            srtt: Some(srtt_ms * 1e6),
+            ..Iface::default()
+        };
+        let mut old = held(1, 0, 32.0);
+        old.interest.lifetime = Duration::from_millis(1000);
+        f.enqueue(old);
+        f.enqueue(held(1, 1, 32.0)); // lifetime 4 s
+        let d = f.next_drr(ms(at)).unwrap();
+        match d.interest.name.seq {
+            Some(0) => false,
+            _ => {
+                assert_eq!(f.expired, 1);
+                true
+            }
+        }
     };
-    let mut old = held(1, 0, 32.0);
-    old.interest.lifetime = Duration::from_millis(1000);
-    f.enqueue(old);
-    f.enqueue(held(1, 1, 32.0)); // lifetime 4 s
-                                 // at 899 ms: 899 + 100 < 1 000, still worth sending
+    // srtt 600 ms: at 399 ms, 399 + 600 < 1 000, still worth sending; at 400 ms its Data would
+    // come back at its lifetime's end
+    assert!(!discarded_at(600.0, 399));
+    assert!(discarded_at(600.0, 400));
+    // srtt 100 ms: half the lifetime is the bound (500 ms)
+    assert!(!discarded_at(100.0, 499));
+    assert!(discarded_at(100.0, 500));
+}
+
+/// The interface's RTT is the upstream round trip from when FISP *sent* the Interest: the
+/// forwarder's out-record holds when FISP took it (InterestVerdict::Hold), and an Interest that
+/// waited 8 ms in the DRR queue and 50 ms upstream is a 50 ms sample, not 58 (a sample that
+/// counted the wait would lengthen the delay interval and discard queued Interests early).
+#[test]
+fn the_rtt_sample_starts_when_fisp_sends_the_interest() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        p0: 0.0,
+        delay: Duration::ZERO,
+        ..params()
+    });
+    let mut fs = faces();
+    fs[0].bandwidth = Some(crate::time::BitRate(32_000_000)); // a 32 KB chunk: 8 ms
+    let mut r = rng();
+    f.on_data_out(&fs[0], &data(3, 0));
+    queue(&mut f, &mut fs, 3, 45); // shaping: Q = 45 KB > Q_min
+    f.on_timeout(ms(0), &fs, &mut r);
+    for s in 0..2 {
+        assert_eq!(
+            f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r),
+            InterestVerdict::Hold
+        );
+    }
+    f.poll_action();
+    assert_eq!(f.poll_timeout(), Some(ms(8)), "the second waits its turn");
+    f.on_timeout(ms(8), &fs, &mut r);
+    assert!(matches!(
+        f.poll_action(),
+        Some(ModuleAction::SendInterest { interest, .. }) if interest.name.seq == Some(1)
+    ));
+    f.on_data_in(ms(58), &data(1, 1));
+    assert_eq!(f.delay_interval(0), Duration::from_millis(50));
+}
+
+/// The DRR's window (`window = true`): an Interest is served only while the Data committed to
+/// the interface's link, q_d + q_i, are below what the link carries in one upstream round trip
+/// plus a quantum. 32 Mbit/s × 10 ms = 40 KB, + a 32 KB chunk = 72 KB: the third chunk (64 KB
+/// committed before it) goes, the fourth waits (96 KB) until Data leave the link, whatever the
+/// rate pacing allows.
+#[test]
+fn drr_window_holds_what_the_link_cannot_carry_in_a_round_trip() {
+    let mut f = fisp(FispParams {
+        gamma: 0.0,
+        p0: 0.0,
+        window: true,
+        ..params()
+    });
+    let mut fs = faces();
+    fs[0].bandwidth = Some(crate::time::BitRate(32_000_000)); // a 32 KB chunk: 8 ms
+    let mut r = rng();
+    f.on_data_out(&fs[0], &data(3, 0));
+    queue(&mut f, &mut fs, 3, 45); // Q = 45 KB > Q_min: shaping
+    f.on_timeout(ms(0), &fs, &mut r);
+    for _ in 0..45 {
+        let (p, _) = fs[0].dequeue(ms(0)).unwrap();
+        f.on_queue(DOWN, &p, false, &fs); // the queue drains: q_d = 0
+    }
+    f.ifaces[0].srtt = Some(10e6);
+    for s in 0..5 {
+        f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r);
+    }
+    let mut sent = Vec::new();
+    for t in 0..40 {
+        if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
+            f.on_timeout(ms(t), &fs, &mut r);
+        }
+        while let Some(ModuleAction::SendInterest { interest, .. }) = f.poll_action() {
+            sent.push((t, interest.name.seq.unwrap()));
+        }
+    }
     assert_eq!(
-        f.next_drr(ms(899)).map(|d| d.interest.name.seq),
-        Some(Some(0))
+        sent,
+        vec![(0, 0), (8, 1), (16, 2)],
+        "96 KB ≥ 72 KB: the fourth waits"
     );
-    let mut g = Iface {
-        srtt: Some(100e6),
-        ..Iface::default()
-    };
-    g.enqueue(old);
-    g.enqueue(held(1, 1, 32.0));
-    // at 900 ms its Data would come back at its lifetime's end: discarded
-    let d = g.next_drr(ms(900)).unwrap();
-    assert_eq!((d.interest.name.seq, g.expired), (Some(1), 1));
+    // the first chunk's Data come back and leave on the link: 64 KB committed, room again
+    for _ in 0..32 {
+        f.on_data_in(ms(40), &data(1, 0));
+    }
+    f.ifaces[0].srtt = Some(10e6); // (the samples would have raised it to ≈ 40 ms)
+    let mut next = Vec::new();
+    for t in 40..80 {
+        if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
+            f.on_timeout(ms(t), &fs, &mut r);
+        }
+        next.extend(std::iter::from_fn(|| f.poll_action()));
+    }
+    assert_eq!(
+        next.len(),
+        1,
+        "one more chunk: 64 + 32 = 96 KB ≥ 72 KB again"
+    );
 }

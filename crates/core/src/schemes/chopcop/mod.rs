@@ -9,7 +9,8 @@
 //! * FISP, fair-share Interest shaping ([`fisp`], on with `fisp = true`): Interests of flows
 //!   whose Data would overflow an interface wait in a delay queue; while an interface shapes,
 //!   its Interests leave through per-flow queues served by deficit round robin at the rate of
-//!   the interface's Data link.
+//!   the interface's Data link, and only while the Data committed to that link fit in one
+//!   upstream round trip of it (`fisp_window`).
 
 pub mod fisp;
 pub mod ric;
@@ -53,7 +54,8 @@ crate::scheme_config! {
         gamma: f64 = 0.5, Kind::number(0.0), "";
         /// C: the interface's buffer, the unit of FISP's thresholds; 0 = the face's outbound
         /// Data queue limit (seed 001 §V-B: a 1 500 KB outgoing data queue gives Q_max = 0.9·C =
-        /// 1 350 KB), in bytes, or its packets × `segment_size` when the limit is in packets.
+        /// 1 350 KB), in bytes, or its packets × the largest Data wire size seen leaving on it
+        /// when the limit is in packets.
         fisp_capacity: u64 = 0, Kind::Size { min: 0, max: 1 << 40 }, "bytes";
         /// Q_release / C: below it every delayed Interest is released (seed 001: 0.3).
         q_release: f64 = 0.3, Kind::open_range(0.0, 10.0), "of C";
@@ -70,8 +72,14 @@ crate::scheme_config! {
         fisp_delay: Duration = Duration::ZERO, Kind::TIME, "time";
         /// The wait before the interface has an RTT sample [OPEN: 100 ms].
         fisp_delay_fallback: Duration = Duration::from_millis(100), Kind::POSITIVE_TIME, "time";
-        /// The size of one Data segment: a chunk Interest owes its segments × this to q_i, and
-        /// is charged as much by FISP's DRR [OPEN: seed 001's 1 KB].
+        /// FISP's DRR sends an Interest only while the Data committed to the interface's link
+        /// (queued, or owed by Interests sent) are below what the link carries in one upstream
+        /// round trip plus a chunk [OPEN: the seed gives the DRR no rate]; false = paced at
+        /// the link's rate only.
+        fisp_window: bool = true, Kind::Bool, "";
+        /// The size of one Data segment before an interface has sent a Data (afterwards the
+        /// largest Data wire size seen leaving on it): a chunk Interest owes its segments × this
+        /// to q_i, and is charged as much by FISP's DRR [OPEN: seed 001's 1 KB].
         segment_size: u64 = 1000, Kind::PACKET_SIZE, "bytes";
     }
 }
@@ -131,6 +139,7 @@ impl ChopcopRouter {
                 delay: cfg.fisp_delay,
                 fallback: cfg.fisp_delay_fallback,
                 segment_bytes: cfg.segment_size as f64,
+                window: cfg.fisp_window,
             })
         });
         ChopcopRouter {
@@ -217,11 +226,11 @@ impl RouterHooks for ChopcopRouter {
         _face: FaceId,
         _prefix: NameId,
         data: &mut Data,
-        sent: Option<Instant>,
+        _sent: Option<Instant>,
         _faces: &[Face],
     ) {
         if let Some(f) = &mut self.fisp {
-            f.on_data_in(now, data, sent);
+            f.on_data_in(now, data);
         }
     }
     fn on_enqueue(&mut self, _now: Instant, face: FaceId, p: &mut Packet, faces: &[Face]) -> bool {
