@@ -29,8 +29,10 @@ Schemes run in each scenario:
 ``sieve_startup`` adds the dumbbell once per candidate reading of the start-up with a 1 ms
 trace: why the per-Data start loses Data (reported rows, ``docs/schemes/sieve.md``).
 
-CoopCon and FleCom (the paper's other baselines) are not run: only their abstracts and the
-paper's own sentences describe them (no algorithm, no code).
+* ``CoopCon (our reconstruction)``, ``FleCom (our reconstruction)`` — the paper's other
+  baselines as we reconstruct them from their abstracts and the paper's sentences (no
+  algorithm, no code: ``sieve_recon_rows``, ``docs/schemes/coopcon-recon.md``,
+  ``docs/schemes/flecom-recon.md``), when the registry has them.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..sweep import Job, Outcome
+from . import sieve_recon_rows
 from .common import scenario_root
 
 PAPER = "sieve"
@@ -88,6 +91,7 @@ def variants() -> dict[str, dict]:
     if pcon_parts() is not None:
         out["PCON"] = {"pcon": True}
         out[PCON_PORT] = {"pcon": True, "threshold": PCON_PORT_THRESHOLD}
+    out.update(sieve_recon_rows.variants())  # CoopCon and FleCom as we reconstruct them
     return out
 
 
@@ -117,16 +121,14 @@ def missing_notes() -> list[str]:
             "PCON: not run — the scheme registry of this build has no PCON router part and "
             "consumer (they come with the `pcon` branch); its columns appear once it is merged."
         )
-    notes.append(
-        "CoopCon and FleCom: not run — only their abstracts and seed 004's own sentences "
-        "describe them (no algorithm, no code); we do not invent them."
-    )
-    return notes
+    return notes + sieve_recon_rows.notes()
 
 
 def overrides(scenario: str, variant: dict, quick: bool) -> dict:
     ov: dict = {"scenario.duration": f"{QUICK_DURATION_S if quick else DURATION_S:g}s"}
     apps = CONSUMERS[scenario]
+    if variant.get("recon"):
+        return {**ov, **sieve_recon_rows.overrides(apps, variant)}
     if variant.get("pcon"):
         router, consumer, strategy = pcon_parts()
         ov["defaults.node.schemes.sieve"] = None
@@ -293,7 +295,7 @@ def compare(res: dict, quick: bool):
     from .sieve_rows import rows
     from .sieve_startup import rows as startup_rows
 
-    return rows(res, quick) + startup_rows(res)
+    return rows(res, quick) + startup_rows(res) + sieve_recon_rows.rows(res, quick)
 
 
 def report_sections(res: dict, quick: bool) -> list[tuple[str, str]]:
