@@ -357,6 +357,7 @@ RECON_METRICS = {
         f"loss rate (queue overflow), {TAG}",
         f"CoopCon's traffic stays off the alternative link (R2 — R3), {TAG}",
         f"FleCom adjusts the forwarding path (Data on R2 — R3), {TAG}",
+        f"CoopCon's total throughput below FleCom's, {TAG}",
         f"FleCom's maximum total throughput over CoopCon's, {TAG}",
         f"Jain index, CoopCon less fair than FleCom and ndnSieve, {TAG}",
         f"mean delay of consumers 1 and 2, ndnSieve / CoopCon / FleCom, {TAG}",
@@ -374,6 +375,7 @@ KNOWN_RECON_FAILS = {
     (M1, f"FleCom's total throughput steadier than CoopCon's, {TAG}"),
     (M1, f"delay std, ndnSieve and FleCom below CoopCon and PCON, {TAG}"),
     (M1, f"delay std, ndnSieve slightly above FleCom, {TAG}"),
+    (M2, f"CoopCon's total throughput below FleCom's, {TAG}"),
     (M2, f"FleCom's maximum total throughput over CoopCon's, {TAG}"),
     (M2, f"mean delay of consumers 1 and 2, ndnSieve / CoopCon / FleCom, {TAG}"),
 }

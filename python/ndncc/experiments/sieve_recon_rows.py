@@ -265,6 +265,12 @@ def rows(res: dict, quick: bool) -> list[Row]:
         Row(exp, f"FleCom adjusts the forwarding path (Data on R2 — R3), {TAG}", FLECOM,
             "adjusts the path whenever congestion occurs", t, "s", "happens", t is not None)
     )  # fmt: skip
+    tc, tf = total_throughput(o(m2, COOPCON)), total_throughput(o(m2, FLECOM))
+    out.append(
+        Row(exp, f"CoopCon's total throughput below FleCom's, {TAG}", "CoopCon / FleCom",
+            "lower (no shift to the alternative link)", [tc, tf], "Mbit/s", "CoopCon < FleCom",
+            tc < tf)
+    )  # fmt: skip
     mf, mc = _max_total(o(m2, FLECOM)), _max_total(o(m2, COOPCON))
     ratio = mf / mc if mc else float("inf")
     out.append(
