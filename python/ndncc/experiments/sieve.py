@@ -32,8 +32,10 @@ capacity with which the paper's zero loss holds for PCON and ndnSieve (``docs/sc
 trace, on 100-packet queues unless it names 1 000: why the per-Data start loses Data (reported
 rows, ``docs/schemes/sieve.md``).
 
-CoopCon and FleCom (the paper's other baselines) are not run: only their abstracts and the
-paper's own sentences describe them (no algorithm, no code).
+* ``CoopCon (our reconstruction)``, ``FleCom (our reconstruction)`` — the paper's other
+  baselines as we reconstruct them from their abstracts and the paper's sentences (no
+  algorithm, no code: ``sieve_recon_rows``, ``docs/schemes/coopcon-recon.md``,
+  ``docs/schemes/flecom-recon.md``), when the registry has them.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..sweep import Job, Outcome
+from . import sieve_recon_rows
 from .common import scenario_root
 
 PAPER = "sieve"
@@ -97,6 +100,7 @@ def variants() -> dict[str, dict]:
     if pcon_parts() is not None:
         out["PCON"] = {"pcon": True}
         out[PCON_PORT] = {"pcon": True, "threshold": PCON_PORT_THRESHOLD}
+    out.update(sieve_recon_rows.variants())  # CoopCon and FleCom as we reconstruct them
     return out
 
 
@@ -126,11 +130,7 @@ def missing_notes() -> list[str]:
             "PCON: not run — the scheme registry of this build has no PCON router part and "
             "consumer (they come with the `pcon` branch); its columns appear once it is merged."
         )
-    notes.append(
-        "CoopCon and FleCom: not run — only their abstracts and seed 004's own sentences "
-        "describe them (no algorithm, no code); we do not invent them."
-    )
-    return notes
+    return notes + sieve_recon_rows.notes()
 
 
 def overrides(scenario: str, variant: dict, quick: bool) -> dict:
@@ -139,6 +139,8 @@ def overrides(scenario: str, variant: dict, quick: bool) -> dict:
         "defaults.link.queue": QUEUE,
     }
     apps = CONSUMERS[scenario]
+    if variant.get("recon"):
+        return {**ov, **sieve_recon_rows.overrides(apps, variant)}
     if variant.get("pcon"):
         router, consumer, strategy = pcon_parts()
         ov["defaults.node.schemes.sieve"] = None
@@ -305,7 +307,7 @@ def compare(res: dict, quick: bool):
     from .sieve_rows import rows
     from .sieve_startup import rows as startup_rows
 
-    return rows(res, quick) + startup_rows(res)
+    return rows(res, quick) + startup_rows(res) + sieve_recon_rows.rows(res, quick)
 
 
 def report_sections(res: dict, quick: bool) -> list[tuple[str, str]]:

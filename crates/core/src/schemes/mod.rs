@@ -23,6 +23,8 @@
 
 pub mod chopcop;
 pub mod components;
+pub mod coopcon_recon;
+pub mod flecom_recon;
 pub mod hr_icp;
 pub mod icp;
 pub mod ictp;

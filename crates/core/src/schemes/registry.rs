@@ -226,6 +226,8 @@ registry! {
         Hbh(super::hr_icp::HbhShaper),
         Pcon(super::pcon::PconMarker),
         Sieve(super::sieve::SieveRouter),
+        CoopconRecon(super::coopcon_recon::CoopconRouter),
+        FlecomRecon(super::flecom_recon::FlecomRouter),
     }
     controllers {
         ConstantRate(ConstantRate),
@@ -238,6 +240,8 @@ registry! {
         Ictp(super::ictp::Ictp),
         Pcon(super::pcon::ConsumerPcon),
         Sieve(super::sieve::SieveConsumer),
+        CoopconRecon(super::coopcon_recon::CoopconConsumer),
+        FlecomRecon(super::flecom_recon::FlecomConsumer),
     }
 }
 
@@ -417,7 +421,19 @@ mod tests {
     fn schema_lists_every_part_with_defaults_from_default() {
         let s = schema();
         let names: Vec<_> = s.routers.iter().map(|e| e.name).collect();
-        assert_eq!(names, ["sf", "mircc", "chopcop", "hbh", "pcon", "sieve"]);
+        assert_eq!(
+            names,
+            [
+                "sf",
+                "mircc",
+                "chopcop",
+                "hbh",
+                "pcon",
+                "sieve",
+                "coopcon-recon",
+                "flecom-recon"
+            ]
+        );
         let sf = &s.routers[0];
         let depth = sf.params.iter().find(|p| p.name == "depth").unwrap();
         assert_eq!(

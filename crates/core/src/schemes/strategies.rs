@@ -55,6 +55,30 @@ pub const STRATEGIES: &[StrategyEntry] = &[
             )))
         },
     },
+    StrategyEntry {
+        name: "coopcon-recon",
+        doc: "Our reconstruction of CoopCon's forwarding: the cheapest next hop keeps the \
+            traffic; under severe congestion (a high share of marked Data) a capped share goes \
+            to the least-marked alternative.",
+        build: |rng| {
+            Strategy::Custom(Box::new(super::coopcon_recon::CoopconStrategy::new(
+                Default::default(),
+                rng,
+            )))
+        },
+    },
+    StrategyEntry {
+        name: "flecom-recon",
+        doc: "Our reconstruction of FleCom's forwarding: a marked Data moves ratio to \
+            uncongested alternatives (multipath), or, with none, asks the router module \
+            flecom-recon to shape the Interests of that next hop.",
+        build: |rng| {
+            Strategy::Custom(Box::new(super::flecom_recon::FlecomStrategy::new(
+                Default::default(),
+                rng,
+            )))
+        },
+    },
 ];
 
 /// The registered strategy `name`.
