@@ -367,8 +367,8 @@ def test_every_checked_row_checks_one_claim_and_no_claim_is_checked_twice(rep):
 
     seen: dict[tuple, str] = {}
     for r in rep.rows:
-        if r.experiment == STARTUP or not r.checked:
-            continue
+        if r.experiment == STARTUP or not r.checked or recon(r):
+            continue  # the reconstructions' sentences: their own test below
         cid = claim_of(scenario_of(r), r)
         k = (r.experiment, r.condition, baseline_of(r), cid)
         assert k not in seen, (k, r.metric, seen.get(k))
@@ -465,7 +465,8 @@ def test_paper_cells_hold_what_the_paper_says_of_that_scheme(rep):
     assert totals[M1] == "minor fluctuations at 1 s"
     assert totals[DB] == "approaches the theoretical limit, only minor fluctuations"
     if "PCON" in sieve.variants():
-        d2 = [r for r in rep.rows if r.experiment == M2 and r.metric.startswith("mean delay")]
+        d2 = [r for r in rep.rows if r.experiment == M2 and r.metric.startswith("mean delay")
+              and not recon(r)]  # fmt: skip
         assert d2 and all(r.tolerance.endswith("for consumers 1 and 2") for r in d2)
 
 
