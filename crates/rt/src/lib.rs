@@ -17,4 +17,5 @@ pub mod daemon;
 pub mod fwbench;
 pub(crate) mod mmsg;
 pub mod probe;
+pub mod sdn;
 pub mod sendloop;

@@ -18,8 +18,16 @@ from typing import Any
 
 from . import netns
 from .collect import collect
-from .plan import EmulateError, app_args, node_config_toml, plan_nodes, unsupported
-from .supervise import Supervisor
+from .plan import (
+    EmulateError,
+    app_args,
+    controller_config_toml,
+    controller_socket,
+    node_config_toml,
+    plan_nodes,
+    unsupported,
+)
+from .supervise import Supervisor, daemon_counters
 
 READY_TIMEOUT_S = 10.0  # a daemon's socket, a producer's registration
 END_GRACE_S = 15.0  # beyond the scenario's end, for the apps' own start-up and report
@@ -137,6 +145,7 @@ def emulate(
     payload_as_is: bool = False,
     realtime: bool = True,
     progress: ProgressFn | None = None,
+    restart_controller_at: float | None = None,
 ) -> dict:
     """Runs the scenario ``sc`` (a :class:`~ndncc.scenario.Scenario`) for real and writes
     ``summary.json``, ``app_series.parquet``, the node configs and the process logs into
@@ -144,7 +153,10 @@ def emulate(
     ``[trace] bin``). Producers send Data whose wire size (the Data TLV) is the scenario's
     Data size, payload + ``[packets] data_overhead``, so that the emulated links and the
     schemes' ``data_size`` see the packets the simulator models; ``payload_as_is`` sends
-    the payload as Content instead (the Data is then larger by its real headers)."""
+    the payload as Content instead (the Data is then larger by its real headers).
+    ``restart_controller_at``: s after the consumers' start, the SDN controller is killed
+    (SIGKILL, a crash) and started again (a fault-injection test of the routers' reconnection;
+    the summary's ``sdn_controller_restarts`` counts it)."""
     spec, _, _ = sc.resolved()
     problems = unsupported(spec)
     if problems:
@@ -171,6 +183,17 @@ def emulate(
         else:
             endpoints = netns.loopback_endpoints(len(spec["nodes"]))
         nodes = plan_nodes(spec, routes, endpoints, work)
+        controller = None
+        ctl_text = controller_config_toml(spec, work)
+        ctl_argv: list[str] = []
+        if ctl_text is not None:
+            ctl_cfg = work / "sdn-controller.toml"
+            ctl_cfg.write_text(ctl_text, encoding="utf-8")
+            (out / "configs" / "sdn-controller.toml").write_text(ctl_text, encoding="utf-8")
+            ctl_argv = [*sched, str(binary), "sdn-controller", str(ctl_cfg)]
+            controller = sup.start("sdn-controller", "daemon", ctl_argv)
+            _wait_socket(controller_socket(work), controller, time.monotonic() + READY_TIMEOUT_S)
+        restarts = 0
         daemons = []
         for n in nodes:
             text = node_config_toml(n)
@@ -220,6 +243,11 @@ def emulate(
         pending.sort(key=lambda x: x[0])
         while pending or any(c.running() for c, _ in consumers):
             now = time.monotonic() - t0
+            if controller is not None and restart_controller_at is not None:
+                if restarts == 0 and now >= restart_controller_at:
+                    sup.kill(controller)
+                    restarts += 1
+                    controller = sup.start(f"sdn-controller-{restarts + 1}", "daemon", ctl_argv)
             while pending and pending[0][0] <= now:
                 start, label, argv, i = pending.pop(0)
                 consumers.append((sup.start(label, "consumer", argv), i))
@@ -237,6 +265,8 @@ def emulate(
         sup.stop([c for c, _ in consumers])
         sup.stop([p for p, _, _ in producers])
         sup.stop(daemons)
+        if controller is not None:
+            sup.stop([controller])
         # the kernel's UDP counters of each namespace (loopback mode shares the host's)
         udp = {n.name: ns.udp_counters(n.index) for n in nodes} if ns else None
         wall = time.monotonic() - started
@@ -260,6 +290,14 @@ def emulate(
                 "ndnccd": str(binary),
                 "data_sizes": "payload as Content" if payload_as_is else "scenario Data size",
                 "source": sc.source,
+                **(
+                    {
+                        "sdn_controller": daemon_counters(controller, "sdn-controller: stopped "),
+                        "sdn_controller_restarts": restarts,
+                    }
+                    if controller is not None
+                    else {}
+                ),
             },
         )
         return summary

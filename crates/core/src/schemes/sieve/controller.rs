@@ -353,6 +353,17 @@ impl ControllerComponent for SieveController {
             self.push_metrics(now, shunt, prefix);
         }
     }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        let r = &self.reactions;
+        vec![
+            ("signals", r.signals),
+            ("mild", r.mild),
+            ("severe", r.severe),
+            ("rerouted", r.rerouted),
+            ("metrics_sent", r.metrics_sent),
+        ]
+    }
 }
 
 impl ComponentScheme for SieveController {
