@@ -239,6 +239,7 @@ def emulate(
                     raise EmulateError(f"{p.label}: prefix not registered in time")
                 time.sleep(0.02)
         t0 = time.monotonic()
+        t0_unix = time.time()  # the scenario's time 0, for the daemons' Unix-time records
         end = spec["duration_ns"] / 1e9
         pending.sort(key=lambda x: x[0])
         while pending or any(c.running() for c, _ in consumers):
@@ -284,6 +285,7 @@ def emulate(
                 "kernel_udp": udp,
                 "scheduling": sched_why,
                 "wall_time_s": round(wall, 3),
+                "t0_unix_s": t0_unix,
                 "load_average_before": [round(x, 2) for x in load_before],
                 "load_average_after": [round(x, 2) for x in os.getloadavg()],
                 "cpu_count": os.cpu_count(),

@@ -30,7 +30,9 @@ fn controller(mut args: impl Iterator<Item = String>) {
         }
         Some(a) if !a.starts_with('-') => a,
         Some(a) => fail(&format!("unknown option {a}; {CONTROLLER_USAGE}")),
-        None => fail(&format!("a configuration file is needed; {CONTROLLER_USAGE}")),
+        None => fail(&format!(
+            "a configuration file is needed; {CONTROLLER_USAGE}"
+        )),
     };
     if let Some(a) = args.next() {
         fail(&format!("unexpected argument {a:?}; {CONTROLLER_USAGE}"));

@@ -466,7 +466,7 @@ impl Daemon {
                 "names_hashed": self.mapper.hashed, "fib": self.fwd.core.fib.len(),
                 "store_bytes": self.store.bytes(), "faces_open": self.face_count(),
             },
-            "sdn": self.sdn.as_ref().map(|s| &s.stats),
+            "sdn": self.sdn_report(),
         })
         .to_string()
     }

@@ -32,9 +32,13 @@ pub struct SdnStats {
     /// Module messages dropped while disconnected (or not joined).
     pub dropped: u64,
     pub received: u64,
-    /// When the first controller message arrived, s on the daemon's clock.
-    pub first_received_s: Option<f64>,
-    /// Changes of the next hop the controller's metrics choose: (s, prefix, FaceId).
+    /// Messages received on the current (last) connection.
+    pub received_last_connection: u64,
+    /// When the first controller message arrived, Unix time, s.
+    pub first_received_unix_s: Option<f64>,
+    /// Changes of the next hop with the lowest metric the controller pushed (the one the
+    /// module forwards on; first pushed on ties), after each read of the connection:
+    /// (Unix time s, prefix, FaceId).
     pub choices: Vec<(f64, String, u64)>,
 }
 
@@ -65,8 +69,10 @@ impl SdnState {
     }
 }
 
-fn secs(t: Instant) -> f64 {
-    t.0 as f64 / 1e9
+fn unix_s() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 impl Daemon {
@@ -93,7 +99,10 @@ impl Daemon {
                 Some(c) if joined => {
                     let msg = Msg::FaceReport {
                         face: u64::from(face.0) + FACE_ID_OFFSET,
-                        values: values.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+                        values: values
+                            .into_iter()
+                            .map(|(k, v)| (k.to_string(), v))
+                            .collect(),
                     };
                     c.send_at(now + s.delay, &msg);
                     s.stats.sent += 1;
@@ -138,6 +147,7 @@ impl Daemon {
                 }
                 s.backoff.connected();
                 s.stats.connects += 1;
+                s.stats.received_last_connection = 0;
                 // the HELLO goes first, without the link's delay: it stands for the topology
                 // the controller would have learned at start
                 c.send_at(now, &self.hello());
@@ -184,15 +194,24 @@ impl Daemon {
             return;
         };
         let (msgs, end) = match c.read() {
-            Read::Msgs { msgs, closed } => (msgs, closed.then(|| "closed by the controller".to_string())),
+            Read::Msgs { msgs, closed } => {
+                (msgs, closed.then(|| "closed by the controller".to_string()))
+            }
             Read::Bad { msgs, error } => {
                 if let Some(s) = self.sdn.as_mut() {
                     s.stats.bad_frames += 1;
                 }
-                (msgs, Some(format!("bad frame from the controller: {error}; connection dropped")))
+                (
+                    msgs,
+                    Some(format!(
+                        "bad frame from the controller: {error}; connection dropped"
+                    )),
+                )
             }
         };
         let mut end = end;
+        // the lowest-metric next hop of each prefix touched, before this read
+        let mut touched: Vec<(ndncc_core::name::NameId, String, Option<FaceId>)> = Vec::new();
         for m in msgs {
             let Msg::NextHop {
                 prefix,
@@ -203,7 +222,9 @@ impl Daemon {
                 if let Some(s) = self.sdn.as_mut() {
                     s.stats.bad_frames += 1;
                 }
-                end = Some("a router-to-controller message from the controller; connection dropped".into());
+                end = Some(
+                    "a router-to-controller message from the controller; connection dropped".into(),
+                );
                 break;
             };
             let Some(core_face) = face
@@ -211,16 +232,22 @@ impl Daemon {
                 .and_then(|f| u32::try_from(f).ok())
                 .map(FaceId)
             else {
-                end = Some(format!("NEXT_HOP for face {face}, not one of this router's; connection dropped"));
+                end = Some(format!(
+                    "NEXT_HOP for face {face}, not one of this router's; connection dropped"
+                ));
                 break;
             };
             let Ok(name) = ndncc_wire::Name::from_uri(&prefix) else {
-                end = Some(format!("NEXT_HOP for {prefix:?}, not an NDN name; connection dropped"));
+                end = Some(format!(
+                    "NEXT_HOP for {prefix:?}, not an NDN name; connection dropped"
+                ));
                 break;
             };
             let wire = name.to_wire();
             let Ok(view) = ndncc_wire::NameView::decode(&wire) else {
-                end = Some(format!("NEXT_HOP for {prefix:?}, not an NDN name; connection dropped"));
+                end = Some(format!(
+                    "NEXT_HOP for {prefix:?}, not an NDN name; connection dropped"
+                ));
                 break;
             };
             let id = NameMapper::intern_prefix(Arc::make_mut(&mut self.fwd.core.names), &view);
@@ -234,32 +261,60 @@ impl Daemon {
             );
             if let Some(s) = self.sdn.as_mut() {
                 s.stats.received += 1;
-                s.stats.first_received_s.get_or_insert(secs(now));
-                let entry = match s.metrics.iter().position(|(p, _)| *p == id) {
-                    Some(i) => &mut s.metrics[i].1,
+                s.stats.received_last_connection += 1;
+                s.stats.first_received_unix_s.get_or_insert_with(unix_s);
+                let i = match s.metrics.iter().position(|(p, _)| *p == id) {
+                    Some(i) => i,
                     None => {
                         s.metrics.push((id, Vec::new()));
-                        &mut s.metrics.last_mut().expect("pushed").1
+                        s.metrics.len() - 1
                     }
                 };
-                let before = lowest(entry);
+                let entry = &mut s.metrics[i].1;
+                if !touched.iter().any(|(p, _, _)| *p == id) {
+                    touched.push((id, prefix, lowest(entry)));
+                }
                 match entry.iter_mut().find(|(f, _)| *f == core_face) {
                     Some(e) => e.1 = value,
                     None => entry.push((core_face, value)),
                 }
-                let after = lowest(entry);
-                if after != before {
-                    if let Some(f) = after {
-                        s.stats
-                            .choices
-                            .push((secs(now), prefix.clone(), u64::from(f.0) + FACE_ID_OFFSET));
-                    }
+            }
+        }
+        if let Some(s) = self.sdn.as_mut() {
+            for (id, prefix, before) in touched {
+                let after = s
+                    .metrics
+                    .iter()
+                    .find(|(p, _)| *p == id)
+                    .and_then(|(_, m)| lowest(m));
+                if let (true, Some(f)) = (after != before, after) {
+                    let face = u64::from(f.0) + FACE_ID_OFFSET;
+                    s.stats.choices.push((unix_s(), prefix, face));
                 }
             }
         }
         if let Some(why) = end {
             self.sdn_drop(now, &why);
         }
+    }
+
+    /// The router side's counters with the Interests sent on each face of the topology (the
+    /// path split), for the daemon's report.
+    pub(super) fn sdn_report(&self) -> Option<serde_json::Value> {
+        let s = self.sdn.as_ref()?;
+        let mut v = serde_json::to_value(&s.stats).ok()?;
+        let faces: serde_json::Map<String, serde_json::Value> = self
+            .static_faces
+            .iter()
+            .take(self.cfg.sdn.as_ref().map_or(0, |c| c.faces.len()))
+            .filter_map(|id| {
+                let f = self.fwd.core.faces.get(id.0 as usize)?;
+                let n = f.counters.out_of(ndncc_core::packet::PacketType::Interest);
+                Some(((u64::from(id.0) + FACE_ID_OFFSET).to_string(), n.into()))
+            })
+            .collect();
+        v["interests_out_by_face"] = faces.into();
+        Some(v)
     }
 
     /// This router's HELLO: node, delay, faces of the topology, FIB on those faces.
@@ -271,6 +326,7 @@ impl Daemon {
                 joined: false,
                 faces: Vec::new(),
                 routes: Vec::new(),
+                metrics: Vec::new(),
             };
         };
         let faces: Vec<HelloFace> = cfg
@@ -299,12 +355,27 @@ impl Daemon {
                 (uri, hops)
             })
             .collect();
+        let metrics = self
+            .sdn
+            .as_ref()
+            .map(|s| {
+                s.metrics
+                    .iter()
+                    .flat_map(|(p, m)| {
+                        let uri = NameMapper::prefix_to_wire(&self.fwd.core.names, *p).to_string();
+                        m.iter()
+                            .map(move |(f, v)| (uri.clone(), u64::from(f.0) + FACE_ID_OFFSET, *v))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         Msg::Hello {
             node: cfg.node,
             delay_ns: Duration::from_secs_f64(cfg.delay_ms / 1e3).0,
             joined: cfg.joined,
             faces,
             routes,
+            metrics,
         }
     }
 }

@@ -122,6 +122,8 @@ struct Hello {
     joined: bool,
     faces: Vec<TopoFace>,
     routes: Vec<(String, Vec<FaceId>)>,
+    /// The metrics the router holds (given to the component: what the router forwards on).
+    metrics: Vec<(String, FaceId, f64)>,
 }
 
 /// The controller's counters (printed as JSON when it stops).
@@ -276,10 +278,7 @@ impl Controller {
     }
 
     fn log(&self, msg: &str) {
-        eprintln!(
-            "sdn-controller: {:.3} s: {msg}",
-            self.now().0 as f64 / 1e9
-        );
+        eprintln!("sdn-controller: {:.3} s: {msg}", self.now().0 as f64 / 1e9);
     }
 
     /// Runs until stopped; returns the counters.
@@ -294,9 +293,9 @@ impl Controller {
             }
             self.dispatch(now);
             self.flush_all(now);
-            let wait = self.next_wake().map(|t| {
-                std::time::Duration::from_nanos(t.0.saturating_sub(self.now().0))
-            });
+            let wait = self
+                .next_wake()
+                .map(|t| std::time::Duration::from_nanos(t.0.saturating_sub(self.now().0)));
             match self.poll.poll(&mut events, wait) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -370,7 +369,11 @@ impl Controller {
             if self
                 .poll
                 .registry()
-                .register(cc.io.conn.source(), Token(CONN_BASE + slot), Ready::READABLE)
+                .register(
+                    cc.io.conn.source(),
+                    Token(CONN_BASE + slot),
+                    Ready::READABLE,
+                )
                 .is_err()
             {
                 continue;
@@ -410,7 +413,10 @@ impl Controller {
             Read::Msgs { msgs, closed } => (msgs, closed.then(|| "closed by the router".into())),
             Read::Bad { msgs, error } => {
                 self.stats.bad_frames += 1;
-                (msgs, Some(format!("bad frame: {error}; connection dropped")))
+                (
+                    msgs,
+                    Some(format!("bad frame: {error}; connection dropped")),
+                )
             }
         };
         let now = self.now();
@@ -429,7 +435,11 @@ impl Controller {
     }
 
     fn handle(&mut self, i: usize, now: Instant, m: Msg) -> Result<(), String> {
-        let node = self.peers.get(i).and_then(Option::as_ref).and_then(|p| p.node);
+        let node = self
+            .peers
+            .get(i)
+            .and_then(Option::as_ref)
+            .and_then(|p| p.node);
         match m {
             Msg::Hello {
                 node: n,
@@ -437,6 +447,7 @@ impl Controller {
                 joined,
                 faces,
                 routes,
+                metrics,
             } => {
                 if node.is_some() {
                     return Err("a second HELLO on one connection".into());
@@ -450,7 +461,10 @@ impl Controller {
                 let mut tf = Vec::with_capacity(faces.len());
                 for f in &faces {
                     if f.peer >= self.cfg.nodes {
-                        return Err(format!("node {n}'s face {} leads to unknown node {}", f.face, f.peer));
+                        return Err(format!(
+                            "node {n}'s face {} leads to unknown node {}",
+                            f.face, f.peer
+                        ));
                     }
                     tf.push(TopoFace {
                         face: face_id(f.face)?,
@@ -460,14 +474,22 @@ impl Controller {
                 }
                 let mut rs = Vec::with_capacity(routes.len());
                 for (prefix, hops) in routes {
-                    let hops = hops.into_iter().map(face_id).collect::<Result<Vec<_>, _>>()?;
+                    let hops = hops
+                        .into_iter()
+                        .map(face_id)
+                        .collect::<Result<Vec<_>, _>>()?;
                     rs.push((prefix, hops));
+                }
+                let mut ms = Vec::with_capacity(metrics.len());
+                for (prefix, face, value) in metrics {
+                    ms.push((prefix, face_id(face)?, value));
                 }
                 let hello = Hello {
                     delay: Duration(delay_ns),
                     joined,
                     faces: tf,
                     routes: rs,
+                    metrics: ms,
                 };
                 if let Some(old) = self.node_peer.insert(n, i) {
                     if old != i {
@@ -479,11 +501,16 @@ impl Controller {
                     p.node = Some(n);
                 }
                 self.stats.hellos += 1;
-                let changed = self.hellos.get(&n).is_some_and(|h| h.faces != hello.faces || h.routes != hello.routes);
+                let changed = self
+                    .hellos
+                    .get(&n)
+                    .is_some_and(|h| h.faces != hello.faces || h.routes != hello.routes);
                 self.hellos.insert(n, hello);
                 self.log(&format!("node {n} connected"));
                 if self.component.is_none() || changed {
                     self.build(now, changed);
+                } else {
+                    self.tell_metrics(now, n);
                 }
                 Ok(())
             }
@@ -494,7 +521,10 @@ impl Controller {
                 let mut vs = Vec::with_capacity(values.len());
                 for (k, v) in values {
                     let key = report_key(&k).ok_or_else(|| {
-                        format!("unknown report key {k:?} (keys: {})", super::REPORT_KEYS.join(", "))
+                        format!(
+                            "unknown report key {k:?} (keys: {})",
+                            super::REPORT_KEYS.join(", ")
+                        )
                     })?;
                     vs.push((key, v));
                 }
@@ -516,7 +546,9 @@ impl Controller {
                 }
                 Ok(())
             }
-            Msg::NextHop { .. } => Err("a NEXT_HOP from a router (only the controller sends them)".into()),
+            Msg::NextHop { .. } => {
+                Err("a NEXT_HOP from a router (only the controller sends them)".into())
+            }
         }
     }
 
@@ -548,13 +580,40 @@ impl Controller {
         let topo = Topology { nodes };
         self.component = Some(self.cfg.component.build(&topo));
         self.stats.builds += 1;
-        let _ = now;
+        for n in 0..self.cfg.nodes {
+            self.tell_metrics(now, n);
+        }
         self.log(&format!(
             "topology of {} nodes {}; {} running",
             self.cfg.nodes,
             if changed { "changed" } else { "learned" },
             self.cfg.component.name()
         ));
+    }
+
+    /// Tells the component the metrics router `n` holds (its HELLO's): which next hop it
+    /// forwards on now.
+    fn tell_metrics(&mut self, now: Instant, n: u32) {
+        let (Some(c), Some(h)) = (self.component.as_mut(), self.hellos.get(&n)) else {
+            return;
+        };
+        if !h.joined {
+            return;
+        }
+        for (prefix, face, value) in &h.metrics {
+            let prefix = self.names.intern(prefix);
+            c.handle_message(
+                now,
+                &ControlMessage {
+                    node: n,
+                    body: ControlBody::NextHopValue {
+                        prefix,
+                        face: *face,
+                        value: *value,
+                    },
+                },
+            );
+        }
     }
 
     /// Sends what the component has for the routers, each held for its link's delay.

@@ -6,6 +6,7 @@
 //! string  := length (u16, big-endian) | UTF-8 bytes
 //! HELLO (1)        node u32 | delay_ns u64 | joined u8 | nfaces u16 | { face u64 | link u32 | peer u32 }
 //!                  | nroutes u16 | { prefix string | nhops u16 | { face u64 } }
+//!                  | nmetrics u16 | { prefix string | face u64 | value f64 }
 //! FACE_REPORT (2)  face u64 | nvalues u8 | { key string | value f64 }
 //! NEXT_HOP (3)     prefix string | face u64 | value f64
 //! ```
@@ -51,11 +52,20 @@ pub enum Msg {
         faces: Vec<HelloFace>,
         /// FIB: prefix URI → next-hop FaceIds (net faces only).
         routes: Vec<(String, Vec<u64>)>,
+        /// The metrics the router holds from a controller: (prefix URI, FaceId, value).
+        metrics: Vec<(String, u64, f64)>,
     },
     /// Router → controller: `ControlBody::FaceReport`.
-    FaceReport { face: u64, values: Vec<(String, f64)> },
+    FaceReport {
+        face: u64,
+        values: Vec<(String, f64)>,
+    },
     /// Controller → router: `ControlBody::NextHopValue`.
-    NextHop { prefix: String, face: u64, value: f64 },
+    NextHop {
+        prefix: String,
+        face: u64,
+        value: f64,
+    },
 }
 
 /// Why a frame was refused.
@@ -79,7 +89,10 @@ impl fmt::Display for FrameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FrameError::Version(v) => {
-                write!(f, "unsupported protocol version {v} (this side speaks {VERSION})")
+                write!(
+                    f,
+                    "unsupported protocol version {v} (this side speaks {VERSION})"
+                )
             }
             FrameError::Type(t) => write!(f, "unknown message type {t}"),
             FrameError::Oversized(n) => {
@@ -90,7 +103,10 @@ impl fmt::Display for FrameError {
             FrameError::Utf8 => write!(f, "a string is not UTF-8"),
             FrameError::Range(what) => write!(f, "{what} out of range"),
             FrameError::Truncated(n) => {
-                write!(f, "connection closed inside a frame ({n} bytes of it received)")
+                write!(
+                    f,
+                    "connection closed inside a frame ({n} bytes of it received)"
+                )
             }
         }
     }
@@ -177,6 +193,7 @@ impl Msg {
                 joined,
                 faces,
                 routes,
+                metrics,
             } => {
                 w.u32(*node);
                 w.u64(*delay_ns);
@@ -194,6 +211,12 @@ impl Msg {
                     for h in hops.iter().take(u16::MAX as usize) {
                         w.u64(*h);
                     }
+                }
+                w.u16(metrics.len());
+                for (prefix, face, value) in metrics.iter().take(u16::MAX as usize) {
+                    w.str(prefix);
+                    w.u64(*face);
+                    w.f64(*value);
                 }
                 T_HELLO
             }
@@ -258,12 +281,19 @@ impl Msg {
                     }
                     routes.push((prefix, hops));
                 }
+                let nm = r.u16("metric count")?;
+                let mut metrics = Vec::with_capacity(nm.min(r.0.len() / 18));
+                for _ in 0..nm {
+                    let prefix = r.str("metric prefix")?;
+                    metrics.push((prefix, r.u64("metric face")?, r.f64("metric value")?));
+                }
                 Msg::Hello {
                     node,
                     delay_ns,
                     joined,
                     faces,
                     routes,
+                    metrics,
                 }
             }
             T_FACE_REPORT => {
@@ -363,10 +393,8 @@ mod tests {
                         peer: 5,
                     },
                 ],
-                routes: vec![
-                    ("/prefix/A".into(), vec![256, 257]),
-                    ("/".into(), vec![]),
-                ],
+                routes: vec![("/prefix/A".into(), vec![256, 257]), ("/".into(), vec![])],
+                metrics: vec![("/prefix/A".into(), 257, 0.25)],
             },
             Msg::FaceReport {
                 face: 257,

@@ -46,7 +46,8 @@ pub fn connect(addr: &Address) -> std::io::Result<Conn> {
             let sa = a.to_socket_addrs()?.next().ok_or_else(|| {
                 std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address")
             })?;
-            let s = std::net::TcpStream::connect_timeout(&sa, std::time::Duration::from_millis(200))?;
+            let s =
+                std::net::TcpStream::connect_timeout(&sa, std::time::Duration::from_millis(200))?;
             s.set_nonblocking(true)?;
             let _ = s.set_nodelay(true);
             Ok(Conn::Tcp(mio::net::TcpStream::from_std(s)))

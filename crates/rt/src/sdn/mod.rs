@@ -37,7 +37,9 @@ impl Address {
             return Ok(Address::Unix(PathBuf::from(p)));
         }
         if let Some(a) = text.strip_prefix("tcp://") {
-            if a.rsplit_once(':').is_none_or(|(h, p)| h.is_empty() || p.parse::<u16>().is_err()) {
+            if a.rsplit_once(':')
+                .is_none_or(|(h, p)| h.is_empty() || p.parse::<u16>().is_err())
+            {
                 return Err(format!("{text:?}: expected tcp://HOST:PORT"));
             }
             return Ok(Address::Tcp(a.to_string()));
@@ -84,9 +86,19 @@ mod tests {
             Address::parse("tcp://127.0.0.1:7000"),
             Ok(Address::Tcp("127.0.0.1:7000".into()))
         );
-        for bad in ["", "unix://", "tcp://x", "tcp://:1", "127.0.0.1:7000", "tcp://h:99999"] {
+        for bad in [
+            "",
+            "unix://",
+            "tcp://x",
+            "tcp://:1",
+            "127.0.0.1:7000",
+            "tcp://h:99999",
+        ] {
             let e = Address::parse(bad).unwrap_err();
-            assert!(e.contains("expected") || e.contains("no socket"), "{bad}: {e}");
+            assert!(
+                e.contains("expected") || e.contains("no socket"),
+                "{bad}: {e}"
+            );
         }
         assert_eq!(report_key("beta"), Some("beta"));
         assert_eq!(report_key("gamma"), None);
