@@ -501,6 +501,45 @@ mod tests {
     }
 
     #[test]
+    fn the_sdn_section_parses_and_its_mistakes_are_one_line_errors() {
+        let base = "[listen]\ntcp = \"x\"\n[[face]]\nuri = \"udp4://127.0.0.1:1\"\n";
+        let c = Config::parse(&format!(
+            "{base}[sdn]\ncontroller = \"unix:///tmp/s.sock\"\nnode = 3\n\
+             faces = [{{ link = 2, peer = 4 }}]\n"
+        ))
+        .unwrap();
+        let s = c.sdn.unwrap();
+        assert_eq!((s.node, s.delay_ms, s.joined), (3, 1.0, true));
+        assert_eq!(s.faces, vec![SdnFace { link: 2, peer: 4 }]);
+        assert_eq!((s.retry_min_ms, s.retry_max_ms), (100.0, 2000.0));
+        for (sdn, want) in [
+            ("controller = \"/tmp/s\"\nnode = 1", "sdn.controller"),
+            ("controller = \"tcp://h\"\nnode = 1", "tcp://HOST:PORT"),
+            ("controller = \"unix:///s\"", "missing field `node`"),
+            (
+                "controller = \"unix:///s\"\nnode = 1\ndelay_ms = -1",
+                "sdn.delay_ms",
+            ),
+            (
+                "controller = \"unix:///s\"\nnode = 1\nfaces = [{link=0,peer=1},{link=1,peer=2}]",
+                "2 faces but there are 1",
+            ),
+            (
+                "controller = \"unix:///s\"\nnode = 1\nretry_min_ms = 10\nretry_max_ms = 5",
+                "retry_max_ms",
+            ),
+            (
+                "controller = \"unix:///s\"\nnode = 1\nnode_name = \"R1\"",
+                "unknown field",
+            ),
+        ] {
+            let e = Config::parse(&format!("{base}[sdn]\n{sdn}\n")).unwrap_err();
+            assert!(e.contains(want), "{sdn}: {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+
+    #[test]
     fn mistakes_are_one_line_errors() {
         let bad = [
             ("[forwarder]\npit_maxx = 3\n[listen]\ntcp=\"x\"", "line 2"),
