@@ -31,6 +31,9 @@ from .supervise import Supervisor, daemon_counters
 
 READY_TIMEOUT_S = 10.0  # a daemon's socket, a producer's registration
 END_GRACE_S = 15.0  # beyond the scenario's end, for the apps' own start-up and report
+# consumers are launched this long before their start and wait for it (--start-at): their
+# Python start-up (0.1-0.5 s, more on a loaded machine) then no longer skews their starts
+CONSUMER_LEAD_S = 1.5
 MODES = ("auto", "netns", "loopback")
 
 ProgressFn = Callable[[float, float], Any]
@@ -238,8 +241,10 @@ def emulate(
                 if time.monotonic() > deadline:
                     raise EmulateError(f"{p.label}: prefix not registered in time")
                 time.sleep(0.02)
-        t0 = time.monotonic()
-        t0_unix = time.time()  # the scenario's time 0, for the daemons' Unix-time records
+        # the scenario's time 0, a lead after now (the consumers' start-up); t0_unix for the
+        # daemons' Unix-time records and the consumers' --start-at
+        t0 = time.monotonic() + CONSUMER_LEAD_S
+        t0_unix = time.time() + CONSUMER_LEAD_S
         end = spec["duration_ns"] / 1e9
         pending.sort(key=lambda x: x[0])
         while pending or any(c.running() for c, _ in consumers):
@@ -249,8 +254,9 @@ def emulate(
                     sup.kill(controller)
                     restarts += 1
                     controller = sup.start(f"sdn-controller-{restarts + 1}", "daemon", ctl_argv)
-            while pending and pending[0][0] <= now:
+            while pending and pending[0][0] - CONSUMER_LEAD_S <= now:
                 start, label, argv, i = pending.pop(0)
+                argv = [*argv, "--start-at", f"{t0_unix + start:.6f}"]
                 consumers.append((sup.start(label, "consumer", argv), i))
             bad = sup.failed()
             if bad is not None:
@@ -258,7 +264,7 @@ def emulate(
             if now > end + END_GRACE_S:
                 break
             if progress is not None:
-                progress(min(now, end), end)
+                progress(max(0.0, min(now, end)), end)
             time.sleep(0.05)
         if progress is not None:
             progress(end, end)
