@@ -163,6 +163,19 @@ def test_ndncc_sdn_controller_runs_the_daemons_controller(ndnccd, tmp_path):
     assert r.stderr.count("\n") == 1
 
 
+def test_a_bad_start_time_is_one_line(tmp_path):
+    r = subprocess.run(
+        [sys.executable, "-m", "ndncc", "consumer", "--prefix", "/p", "--start-at", "-5",
+         "--forwarder", f"unix://{tmp_path / 'none.sock'}"],  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode != 0
+    assert "--start-at -5.0: a Unix time in seconds" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_sieve_multipath_survives_a_controller_restart(ndnccd, tmp_path):
     """ndnSieve multipath scenario 1 for 4 s; the controller is SIGKILLed 1.5 s in and started
     again. Every router reconnects; the new controller learns the 6 nodes again, receives a
@@ -191,6 +204,6 @@ def test_sieve_multipath_survives_a_controller_restart(ndnccd, tmp_path):
     assert len(by_face) == 3
     assert sorted(by_face.values())[1] > 0, by_face
     (c1,) = s["apps"]
-    assert c1["data_received"] > 0
+    assert c1["data_received"] > 0 and c1["started_s"] >= 0.0
     log = (out / "logs" / "ndnccd-R1.err").read_text()
     assert "controller connection lost" in log

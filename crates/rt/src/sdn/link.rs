@@ -165,6 +165,48 @@ impl Backoff {
 mod tests {
     use super::*;
 
+    /// A frame sent at `due` stays held until then (the control link's delay), then is
+    /// written whole; the peer's decoder reads it back.
+    #[test]
+    fn a_frame_is_held_until_it_is_due() {
+        let (a, b) = mio::net::UnixStream::pair().unwrap();
+        let mut tx = ControlConn::new(Conn::Unix(a));
+        let mut rx = ControlConn::new(Conn::Unix(b));
+        let msg = Msg::NextHop {
+            prefix: "/p".into(),
+            face: 257,
+            value: 1.5,
+        };
+        let ms = |v: u64| Instant(v * 1_000_000);
+        tx.send_at(ms(10), &msg);
+        assert_eq!(tx.next_due(), Some(ms(10)));
+        tx.flush(ms(9)).unwrap();
+        match rx.read() {
+            Read::Msgs { msgs, closed } => assert!(msgs.is_empty() && !closed),
+            Read::Bad { error, .. } => panic!("{error}"),
+        }
+        tx.flush(ms(10)).unwrap();
+        assert_eq!(tx.next_due(), None);
+        match rx.read() {
+            Read::Msgs { msgs, .. } => assert_eq!(msgs, vec![msg]),
+            Read::Bad { error, .. } => panic!("{error}"),
+        }
+        // the peer closes inside a frame: named, not a panic
+        let frame = Msg::NextHop {
+            prefix: "/p".into(),
+            face: 1,
+            value: 0.0,
+        }
+        .encode();
+        tx.io.queue(&frame[..5], MAX_WRITE_BUFFER);
+        tx.io.flush().unwrap();
+        drop(tx);
+        match rx.read() {
+            Read::Bad { error, .. } => assert_eq!(error, FrameError::Truncated(5)),
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn backoff_doubles_to_its_cap_and_resets() {
         let ms = Duration::from_millis;
