@@ -188,6 +188,9 @@ def test_sieve_multipath_survives_a_controller_restart(ndnccd, tmp_path):
     assert ctl is not None, (out / "logs" / "sdn-controller-2.err").read_text()
     assert ctl["nodes_known"] == 6 and ctl["controller"]["builds"] == 1
     assert ctl["controller"]["bad_frames"] == 0
+    # R1's HELLO handed the new controller the metrics it held from the first one (one per
+    # next hop): the controller weighs moves against the next hop R1 really uses
+    assert ctl["controller"]["held_metrics_in"] >= 2, ctl
     # the next mild-congestion event is handled by the new controller
     assert ctl["counters"]["mild"] >= 1, ctl
     assert ctl["counters"]["rerouted"] >= 1, ctl

@@ -137,6 +137,8 @@ pub struct ControllerStats {
     /// Components built (1, plus one per topology change a HELLO brought).
     pub builds: u64,
     pub reports_in: u64,
+    /// Metrics the routers said (HELLO) they hold, given to the component.
+    pub held_metrics_in: u64,
     /// Reports that came before the topology was complete (not given to the component).
     pub reports_before_topology: u64,
     pub messages_out: u64,
@@ -601,6 +603,7 @@ impl Controller {
             return;
         }
         for (prefix, face, value) in &h.metrics {
+            self.stats.held_metrics_in += 1;
             let prefix = self.names.intern(prefix);
             c.handle_message(
                 now,
