@@ -165,8 +165,18 @@ def test_ndncc_sdn_controller_runs_the_daemons_controller(ndnccd, tmp_path):
 
 def test_a_bad_start_time_is_one_line(tmp_path):
     r = subprocess.run(
-        [sys.executable, "-m", "ndncc", "consumer", "--prefix", "/p", "--start-at", "-5",
-         "--forwarder", f"unix://{tmp_path / 'none.sock'}"],  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "ndncc",
+            "consumer",
+            "--prefix",
+            "/p",
+            "--start-at",
+            "-5",
+            "--forwarder",
+            f"unix://{tmp_path / 'none.sock'}",
+        ],  # fmt: skip
         capture_output=True,
         text=True,
         timeout=60,
