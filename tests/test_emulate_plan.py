@@ -312,3 +312,51 @@ def test_consumer_start_lags_are_measured_against_their_schedule():
     assert start_lags(spec, apps) == {"c1": 0.25, "c2": 0.0}
     assert start_lags(spec, [{"name": "c1", "started_unix_s": None}]) is None
     assert start_lags(spec, []) is None
+
+
+SIEVE_MP1 = ROOT / "scenarios" / "sieve" / "multipath-1.toml"
+
+
+def test_a_scenario_with_an_sdn_controller_plans_the_controller_and_each_nodes_link(tmp_path):
+    from ndncc.emulate.plan import controller_config_toml
+
+    sc = Scenario.load(SIEVE_MP1).with_overrides(overrides={"sdn.sieve.delay": "3ms"})
+    spec = sc.resolve()
+    assert unsupported(spec) == []
+    nodes = plan_nodes(spec, sc.routes(), loopback(len(spec["nodes"])), tmp_path)
+    cfg = {n.name: tomllib.loads(node_config_toml(n)) for n in nodes}
+    names = [n.name for n in nodes]
+    sock = f"unix://{tmp_path / 'sdn.sock'}"
+    for i, n in enumerate(nodes):
+        sdn = cfg[n.name]["sdn"]
+        assert sdn["controller"] == sock and sdn["node"] == i
+        assert sdn["delay_ms"] == 3.0 and sdn["joined"] is True
+        # one entry per [[face]], in order: that face's link and the node at its other end
+        assert [(f["link"], f["peer"]) for f in sdn["faces"]] == [
+            (li, peer) for li, peer, _, _ in n.faces
+        ]
+        assert "sieve" in cfg[n.name]["forwarder"]["module"]
+    r1 = cfg["R1"]["sdn"]["faces"]
+    assert [names[f["peer"]] for f in r1] == ["C1", "R2", "R3"]
+    ctl = tomllib.loads(controller_config_toml(spec, tmp_path))
+    assert ctl["nodes"] == len(names)
+    assert ctl["listen"]["unix"] == str(tmp_path / "sdn.sock")
+    assert ctl["component"]["sieve"]["poll"] == "500000000ns"
+    assert ctl["component"]["sieve"]["th2"] == 0.3
+
+
+def test_a_node_the_controller_does_not_list_lends_its_topology_unjoined(tmp_path):
+    sc = Scenario.load(SIEVE_MP1).with_overrides(overrides={"sdn.sieve.nodes": ["R1", "R2"]})
+    spec = sc.resolve()
+    nodes = plan_nodes(spec, sc.routes(), loopback(len(spec["nodes"])), tmp_path)
+    joined = {n.name: n.sdn["joined"] for n in nodes}
+    assert joined == {"C1": False, "R1": True, "R2": True, "R3": False, "P1": False, "P2": False}
+
+
+def test_a_scenario_without_a_controller_has_no_sdn_section(tmp_path):
+    from ndncc.emulate.plan import controller_config_toml
+
+    sc = linear()
+    nodes = plan_nodes(sc.resolve(), sc.routes(), loopback(4), tmp_path)
+    assert all("sdn" not in tomllib.loads(node_config_toml(n)) for n in nodes)
+    assert controller_config_toml(sc.resolve(), tmp_path) is None

@@ -46,6 +46,8 @@ def check_run(out: Path, mode: str) -> dict:
     assert c["name"] == "consumer" and c["node"] == "C"
     assert c["data_received"] > 0, s
     assert c["data_received"] <= c["interests_sent"]
+    # launched ahead, the consumer waits for its start (--start-at): never before it
+    assert c["started_s"] >= 0.0
     assert p["data_sent"] >= c["data_received"]
     # every node on the path forwarded (satisfied) at least the Data the consumer got
     for node in ("C", "R1", "R2", "P"):

@@ -512,6 +512,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_emulate.add_commands(sub)
 
+    from . import cli_sdn
+
+    cli_sdn.add_commands(sub)
+
     b = sub.add_parser(
         "bench",
         help="measure simulator speed on the standard workloads",

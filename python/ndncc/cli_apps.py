@@ -138,9 +138,11 @@ def cmd_consumer(args: argparse.Namespace) -> int:
             "send until the end (give a --stop shorter than --duration, or leave it out)"
         )
     body, packets, prefix = _spec_of("consumer", args)
-    # when it began (wall clock, s since the epoch, within the forwarder's connect time):
-    # ndncc emulate measures the consumers' start skew from it
-    started = time.time()
+    if args.start_at is not None:
+        if not 0 < args.start_at < 1e11:
+            raise InputError(f"--start-at {args.start_at}: a Unix time in seconds")
+        time.sleep(max(0.0, args.start_at - time.time()))
+    started = time.time()  # when it starts sending (Unix s): emulate's start skew
     report = _native_call(
         _core.rt_consumer,
         args.forwarder,
@@ -216,6 +218,13 @@ def add_commands(sub) -> None:
     _add_app_flags(c, "controller=constant-rate rate=500 engine=rmc, or controller=icp")
     c.add_argument(
         "--seed", type=int, default=1, help="seed of its random streams (not of its Nonces)"
+    )
+    c.add_argument(
+        "--start-at",
+        type=float,
+        metavar="UNIX_S",
+        help="wait until this Unix time (s) before sending (several consumers started "
+        "together; its report's started_unix_s says when it did)",
     )
     c.add_argument(
         "--stop", help="stop sending then (e.g. 10s) and keep receiving until --duration"

@@ -49,4 +49,8 @@ pub trait ControllerComponent: std::fmt::Debug {
     }
     /// Time has reached (at least) [`Self::poll_timeout`].
     fn on_timeout(&mut self, _now: Instant) {}
+    /// The component's own counters, named (for a driver's report).
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
 }

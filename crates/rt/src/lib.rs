@@ -21,4 +21,5 @@ pub mod daemon;
 pub mod fwbench;
 pub(crate) mod mmsg;
 pub mod probe;
+pub mod sdn;
 pub mod sendloop;

@@ -42,7 +42,7 @@ def model_data_size(spec: dict, prefix: str) -> int | None:
     return max(sizes) if sizes else None
 
 
-def _consumer_entry(spec: dict, a: dict, r: dict) -> dict:
+def _consumer_entry(spec: dict, a: dict, r: dict, t0_unix: float | None = None) -> dict:
     end = spec["duration_ns"]
     stop = min(a.get("stop_ns") or end, end)
     active = max(0, stop - a.get("start_ns", 0)) / 1e9
@@ -73,6 +73,12 @@ def _consumer_entry(spec: dict, a: dict, r: dict) -> dict:
         "elapsed_s": r["elapsed_s"],
         "interrupted": r.get("interrupted", False),
         "started_unix_s": r.get("started_unix_s"),
+        # when it started sending, s after the scenario's time 0 (real start-up skew)
+        "started_s": (
+            r["started_unix_s"] - t0_unix
+            if r.get("started_unix_s") is not None and t0_unix is not None
+            else None
+        ),
     }
 
 
@@ -193,7 +199,7 @@ def collect(
         if r is None:
             raise EmulateError(f"{proc.label} printed no report: {proc.tail() or 'no message'}")
         reports.append((i, r))
-        apps.append(_consumer_entry(spec, spec["apps"][i], r))
+        apps.append(_consumer_entry(spec, spec["apps"][i], r, extra.get("t0_unix_s")))
     prods = []
     for proc, i in producers:
         r = app_report(proc) or {}

@@ -10,6 +10,13 @@ the simulator's FIB entries on net faces (:meth:`ndncc.scenario.Scenario.routes`
 ``[[routes]]`` and the computed shortest paths), each mapped to the face of its link at its
 node. Apps reach their node's daemon over
 a Unix socket; producers register their prefix there as real apps do.
+
+A scenario with an SDN controller (``[sdn.<name>]``, ndnSieve's) gets one controller process
+(``ndnccd sdn-controller``, :func:`controller_config`) running the same component as the
+simulator; every daemon has an ``[sdn]`` section (:func:`sdn_section`): the controller's Unix
+socket, its node index, its faces' links and peers (the controller learns the topology from
+them), and the control link's delay, which the two endpoints hold each message for
+(``docs/sdn-control-protocol.md``).
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ class NodePlan:
     name: str
     socket: Path
     listen: Endpoint
+    sdn: dict | None = None  # the [sdn] section (a scenario with an SDN controller)
     # the [[face]] entries: (link index, peer node index, peer endpoint, link emulation)
     faces: list[tuple[int, int, Endpoint, dict]] = field(default_factory=list)
     routes: list[dict] = field(default_factory=list)  # {"prefix", "face", "cost"}
@@ -94,8 +102,11 @@ def unsupported(spec: dict) -> list[str]:
         where = f"link {i} ({names[ln['a']]}–{names[ln['b']]})"
         if ln.get("loss", 0):
             problems.append(f"{where}: loss = {ln['loss']} (ndnccd emulates no random loss)")
-    if spec.get("components"):
-        problems.append(f"{len(spec['components'])} [[components]] (simulator-only)")
+    if len(spec.get("components") or []) > 1:
+        problems.append(
+            f"{len(spec['components'])} [sdn] controller components (emulation runs one "
+            "controller process)"
+        )
     for a in spec["apps"]:
         body = a["app"]
         if body.get("kind") == "consumer":
@@ -164,7 +175,56 @@ def plan_nodes(
         if schemes:
             fw["module"] = {k: module_table(k, v) for k, v in schemes.items()}
         nodes[i].forwarder = fw
+    if spec.get("components"):
+        for n in nodes:
+            n.sdn = sdn_section(spec["components"][0], n, workdir)
     return nodes
+
+
+def controller_socket(workdir: Path) -> Path:
+    """Where the emulation's SDN controller listens."""
+    return workdir / "sdn.sock"
+
+
+def sdn_section(component: dict, node: NodePlan, workdir: Path) -> dict:
+    """A daemon's ``[sdn]`` section: every node lends its faces and routes to the controller's
+    topology (as the simulator builds it from every node); the nodes the component lists are
+    joined (reports and metrics), the others are not."""
+    return {
+        "controller": f"unix://{controller_socket(workdir)}",
+        "node": node.index,
+        "delay_ms": component.get("delay_ns", 0) / 1e6,
+        "joined": node.index in component["nodes"],
+        "faces": [{"link": li, "peer": peer} for li, peer, _, _ in node.faces],
+    }
+
+
+def controller_config(spec: dict, workdir: Path) -> dict | None:
+    """The SDN controller's configuration (``ndnccd sdn-controller``), None without one."""
+    comps = spec.get("components") or []
+    if not comps:
+        return None
+    from ..scenario.read_sdn import components
+
+    ((name, values),) = comps[0]["config"].items()
+    entry = next((e for e in components().values() if e["tag"] == name), None)
+    if entry is None:
+        raise EmulateError(f"[sdn.{name}]: no such controller component in ndnccd")
+    return {
+        "nodes": len(spec["nodes"]),
+        "listen": {"unix": str(controller_socket(workdir))},
+        "component": {entry["name"]: scenario_units(entry["params"], values)},
+    }
+
+
+def controller_config_toml(spec: dict, workdir: Path) -> str | None:
+    """:func:`controller_config` as the TOML file ``ndnccd sdn-controller`` reads."""
+    from ..scenario.toml_io import _to_toml
+
+    cfg = controller_config(spec, workdir)
+    if cfg is None:
+        return None
+    return "# ndncc emulate: the SDN controller (generated)\n" + _to_toml(cfg)
 
 
 def module_table(scheme: str, resolved: dict) -> dict:
@@ -173,7 +233,12 @@ def module_table(scheme: str, resolved: dict) -> dict:
     as a scenario's ``[nodes.NAME.schemes.<scheme>]`` (docs/realtime.md)."""
     from ..scenario.schemes import routers
 
-    kinds = {p["name"]: p["kind"] for p in routers()[scheme]["params"]}
+    return scenario_units(routers()[scheme]["params"], resolved)
+
+
+def scenario_units(params: list[dict], resolved: dict) -> dict:
+    """A scheme part's resolved values (``params``: its schema) in a scenario's units."""
+    kinds = {p["name"]: p["kind"] for p in params}
     out = {}
     for key, value in resolved.items():
         kind = kinds.get(key, {})
@@ -217,6 +282,7 @@ def node_config(node: NodePlan) -> dict:
         "listen": {"unix": str(node.socket), "udp": f"{node.listen.addr}:{node.listen.port}"},
         "face": [{"uri": peer.uri(), "link": link} for _, _, peer, link in node.faces],
         "route": node.routes,
+        **({"sdn": node.sdn} if node.sdn is not None else {}),
     }
 
 

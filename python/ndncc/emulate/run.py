@@ -18,11 +18,22 @@ from typing import Any
 
 from . import netns
 from .collect import collect
-from .plan import EmulateError, app_args, node_config_toml, plan_nodes, unsupported
-from .supervise import Supervisor
+from .plan import (
+    EmulateError,
+    app_args,
+    controller_config_toml,
+    controller_socket,
+    node_config_toml,
+    plan_nodes,
+    unsupported,
+)
+from .supervise import Supervisor, daemon_counters
 
 READY_TIMEOUT_S = 10.0  # a daemon's socket, a producer's registration
 END_GRACE_S = 15.0  # beyond the scenario's end, for the apps' own start-up and report
+# consumers are launched this long before their start and wait for it (--start-at): their
+# Python start-up (0.1-0.5 s, more on a loaded machine) then no longer skews their starts
+CONSUMER_LEAD_S = 1.5
 MODES = ("auto", "netns", "loopback")
 
 ProgressFn = Callable[[float, float], Any]
@@ -137,6 +148,7 @@ def emulate(
     payload_as_is: bool = False,
     realtime: bool = True,
     progress: ProgressFn | None = None,
+    restart_controller_at: float | None = None,
 ) -> dict:
     """Runs the scenario ``sc`` (a :class:`~ndncc.scenario.Scenario`) for real and writes
     ``summary.json``, ``app_series.parquet``, the node configs and the process logs into
@@ -144,7 +156,10 @@ def emulate(
     ``[trace] bin``). Producers send Data whose wire size (the Data TLV) is the scenario's
     Data size, payload + ``[packets] data_overhead``, so that the emulated links and the
     schemes' ``data_size`` see the packets the simulator models; ``payload_as_is`` sends
-    the payload as Content instead (the Data is then larger by its real headers)."""
+    the payload as Content instead (the Data is then larger by its real headers).
+    ``restart_controller_at``: s after the consumers' start, the SDN controller is killed
+    (SIGKILL, a crash) and started again (a fault-injection test of the routers' reconnection;
+    the summary's ``sdn_controller_restarts`` counts it)."""
     spec, _, _ = sc.resolved()
     problems = unsupported(spec)
     if problems:
@@ -171,6 +186,17 @@ def emulate(
         else:
             endpoints = netns.loopback_endpoints(len(spec["nodes"]))
         nodes = plan_nodes(spec, routes, endpoints, work)
+        controller = None
+        ctl_text = controller_config_toml(spec, work)
+        ctl_argv: list[str] = []
+        if ctl_text is not None:
+            ctl_cfg = work / "sdn-controller.toml"
+            ctl_cfg.write_text(ctl_text, encoding="utf-8")
+            (out / "configs" / "sdn-controller.toml").write_text(ctl_text, encoding="utf-8")
+            ctl_argv = [*sched, str(binary), "sdn-controller", str(ctl_cfg)]
+            controller = sup.start("sdn-controller", "daemon", ctl_argv)
+            _wait_socket(controller_socket(work), controller, time.monotonic() + READY_TIMEOUT_S)
+        restarts = 0
         daemons = []
         for n in nodes:
             text = node_config_toml(n)
@@ -217,13 +243,22 @@ def emulate(
                 if time.monotonic() > deadline:
                     raise EmulateError(f"{p.label}: prefix not registered in time")
                 time.sleep(0.02)
-        t0 = time.monotonic()
+        # the scenario's time 0, a lead after now (the consumers' start-up); t0_unix for the
+        # daemons' Unix-time records and the consumers' --start-at
+        t0 = time.monotonic() + CONSUMER_LEAD_S
+        t0_unix = time.time() + CONSUMER_LEAD_S
         end = spec["duration_ns"] / 1e9
         pending.sort(key=lambda x: x[0])
         while pending or any(c.running() for c, _ in consumers):
             now = time.monotonic() - t0
-            while pending and pending[0][0] <= now:
+            if controller is not None and restart_controller_at is not None:
+                if restarts == 0 and now >= restart_controller_at:
+                    sup.kill(controller)
+                    restarts += 1
+                    controller = sup.start(f"sdn-controller-{restarts + 1}", "daemon", ctl_argv)
+            while pending and pending[0][0] - CONSUMER_LEAD_S <= now:
                 start, label, argv, i = pending.pop(0)
+                argv = [*argv, "--start-at", f"{t0_unix + start:.6f}"]
                 consumers.append((sup.start(label, "consumer", argv), i))
             bad = sup.failed()
             if bad is not None:
@@ -231,7 +266,7 @@ def emulate(
             if now > end + END_GRACE_S:
                 break
             if progress is not None:
-                progress(min(now, end), end)
+                progress(max(0.0, min(now, end)), end)
             time.sleep(0.05)
         if progress is not None:
             progress(end, end)
@@ -239,6 +274,8 @@ def emulate(
         sup.stop([c for c, _ in consumers])
         sup.stop([p for p, _, _ in producers])
         sup.stop(daemons)
+        if controller is not None:
+            sup.stop([controller])
         # the kernel's UDP counters of each namespace (loopback mode shares the host's)
         udp = {n.name: ns.udp_counters(n.index) for n in nodes} if ns else None
         wall = time.monotonic() - started
@@ -256,12 +293,21 @@ def emulate(
                 "kernel_udp": udp,
                 "scheduling": sched_why,
                 "wall_time_s": round(wall, 3),
+                "t0_unix_s": t0_unix,
                 "load_average_before": [round(x, 2) for x in load_before],
                 "load_average_after": [round(x, 2) for x in os.getloadavg()],
                 "cpu_count": os.cpu_count(),
                 "ndnccd": str(binary),
                 "data_sizes": "payload as Content" if payload_as_is else "scenario Data size",
                 "source": sc.source,
+                **(
+                    {
+                        "sdn_controller": daemon_counters(controller, "sdn-controller: stopped "),
+                        "sdn_controller_restarts": restarts,
+                    }
+                    if controller is not None
+                    else {}
+                ),
             },
         )
         return summary

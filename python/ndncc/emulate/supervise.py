@@ -107,6 +107,13 @@ class Supervisor:
                 p.popen.kill()
                 p.popen.wait()
 
+    def kill(self, proc: Proc) -> None:
+        """Kills ``proc`` (SIGKILL, a crash) and forgets it: its end is no failure."""
+        if proc.running():
+            proc.popen.kill()
+        proc.popen.wait()
+        self.procs = [p for p in self.procs if p is not proc]
+
     def stop_all(self) -> None:
         """Apps first, then daemons (whose counters then include everything)."""
         self.stop([p for p in self.procs if p.kind != "daemon"])
@@ -122,16 +129,17 @@ def app_report(proc: Proc) -> dict | None:
         return None
 
 
-def daemon_counters(proc: Proc) -> dict | None:
-    """The counters ``ndnccd`` prints when stopped (``ndnccd: stopped {...}``)."""
+def daemon_counters(proc: Proc, marker: str = "ndnccd: stopped ") -> dict | None:
+    """The counters ``ndnccd`` prints when stopped (``ndnccd: stopped {...}``; the SDN
+    controller's: ``sdn-controller: stopped {...}``)."""
     try:
         lines = proc.stderr.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
     for line in reversed(lines):
-        if line.startswith("ndnccd: stopped "):
+        if line.startswith(marker):
             try:
-                return json.loads(line[len("ndnccd: stopped ") :])
+                return json.loads(line[len(marker) :])
             except ValueError:
                 return None
     return None

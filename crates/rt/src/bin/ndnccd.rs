@@ -3,21 +3,64 @@
 //! section. Stops on SIGINT / SIGTERM and prints its counters as one JSON line on stderr.
 //! `ndnccd --list-modules` prints the strategies and router modules it loads as one JSON line
 //! (`{"strategies": [...], "modules": [...]}`) and exits.
+//!
+//! `ndnccd sdn-controller CONFIG.toml`: the SDN controller instead
+//! (`docs/sdn-control-protocol.md`); it prints `sdn-controller: stopped {...}` when stopped.
 
 use ndncc_rt::daemon::config::Config;
 use ndncc_rt::daemon::Daemon;
 
 const USAGE: &str =
     "usage: ndnccd [CONFIG.toml] [--unix PATH] [--tcp HOST:PORT] [--udp HOST:PORT] \
-                     | ndnccd --list-modules";
+                     | ndnccd --list-modules | ndnccd sdn-controller CONFIG.toml";
 
 fn fail(msg: &str) -> ! {
     eprintln!("ndnccd: {msg}");
     std::process::exit(2)
 }
 
+const CONTROLLER_USAGE: &str = "usage: ndnccd sdn-controller CONFIG.toml";
+
+fn controller(mut args: impl Iterator<Item = String>) {
+    use ndncc_rt::sdn::controller::{Controller, ControllerConfig};
+    let fail = |msg: &str| -> ! {
+        eprintln!("sdn-controller: {msg}");
+        std::process::exit(2)
+    };
+    let path = match args.next() {
+        Some(a) if a == "-h" || a == "--help" => {
+            println!("{CONTROLLER_USAGE}");
+            return;
+        }
+        Some(a) if !a.starts_with('-') => a,
+        Some(a) => fail(&format!("unknown option {a}; {CONTROLLER_USAGE}")),
+        None => fail(&format!(
+            "a configuration file is needed; {CONTROLLER_USAGE}"
+        )),
+    };
+    if let Some(a) = args.next() {
+        fail(&format!("unexpected argument {a:?}; {CONTROLLER_USAGE}"));
+    }
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
+    let cfg = ControllerConfig::parse(&text).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+    let mut c = Controller::bind(cfg).unwrap_or_else(|e| fail(&e));
+    c.stop_on_signals().unwrap_or_else(|e| fail(&e));
+    let at: Vec<String> = c.addresses().iter().map(|a| a.to_string()).collect();
+    eprintln!("sdn-controller: running ({})", at.join(", "));
+    match c.run() {
+        Ok(_) => eprintln!("sdn-controller: stopped {}", c.report()),
+        Err(e) => fail(&e),
+    }
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().is_some_and(|a| a == "sdn-controller") {
+        args.next();
+        controller(args);
+        return;
+    }
     let mut file = None;
     let (mut unix, mut tcp, mut udp) = (None, None, None);
     while let Some(a) = args.next() {

@@ -20,6 +20,59 @@ pub struct Config {
     /// Routes installed at start-up.
     #[serde(rename = "route")]
     pub routes: Vec<StaticRoute>,
+    /// The control connection to an SDN controller (`ndnccd sdn-controller`), for a router
+    /// module that talks to one (ndnSieve's); absent: none.
+    pub sdn: Option<SdnSection>,
+}
+
+/// `[sdn]`: where the SDN controller is and who this router is in its topology
+/// (`docs/sdn-control-protocol.md`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SdnSection {
+    /// "unix:///path" or "tcp://HOST:PORT".
+    pub controller: String,
+    /// This router's node index in the controller's topology.
+    pub node: u32,
+    /// The control link's one-way delay, ms: the router holds each message it sends this
+    /// long, and tells the controller to hold its messages to this router as long.
+    #[serde(default = "default_sdn_delay_ms")]
+    pub delay_ms: f64,
+    /// False: the router only lends its faces and routes to the controller's topology (its
+    /// module's messages are not sent, none come to it).
+    #[serde(default = "yes")]
+    pub joined: bool,
+    /// Per `[[face]]`, in order: the scenario link it is on and the node at its other end
+    /// (the faces not listed are not in the topology).
+    #[serde(default)]
+    pub faces: Vec<SdnFace>,
+    /// Reconnection back-off after a failed or lost connection: the first wait, ms, doubling
+    /// up to `retry_max_ms`.
+    #[serde(default = "default_retry_min_ms")]
+    pub retry_min_ms: f64,
+    #[serde(default = "default_retry_max_ms")]
+    pub retry_max_ms: f64,
+}
+
+/// One `[[face]]` in the controller's topology (`[sdn] faces = [{link = 0, peer = 1}, ...]`).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SdnFace {
+    pub link: u32,
+    pub peer: u32,
+}
+
+fn default_sdn_delay_ms() -> f64 {
+    1.0
+}
+fn yes() -> bool {
+    true
+}
+fn default_retry_min_ms() -> f64 {
+    100.0
+}
+fn default_retry_max_ms() -> f64 {
+    2_000.0
 }
 
 /// The largest `forwarder.data_hold_ms` accepted: one hour, ms. Bytes are held for at most
@@ -149,50 +202,67 @@ pub struct StaticRoute {
 fn module_in_scenario_units<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<ndncc_core::schemes::RouterConfig>, D::Error> {
-    use ndncc_core::schemes::params::Kind;
     use serde::de::Error;
+    let schema = ndncc_core::schemes::registry::schema();
+    let value = serde_json::Value::deserialize(d)?;
+    let tagged = scheme_table_in_scenario_units(&schema.routers, "forwarder.module", value)
+        .map_err(D::Error::custom)?;
+    let name = tagged
+        .as_object()
+        .and_then(|t| t.keys().next().cloned())
+        .unwrap_or_default();
+    serde_json::from_value(tagged)
+        .map(Some)
+        .map_err(|e| D::Error::custom(format!("forwarder.module.{name}: {e}")))
+}
+
+/// A table of one scheme part `{<name>: {key: value, ...}}` at `section` (e.g.
+/// `forwarder.module`, the controller's `component`) in a scenario's units, converted by the
+/// part's declared parameter kinds (`entries`: the registry's schema of routers or
+/// components) to the part's config as JSON, tagged (`{<tag>: {...}}`); the error is one line.
+pub fn scheme_table_in_scenario_units(
+    entries: &[ndncc_core::schemes::registry::SchemaEntry],
+    section: &str,
+    value: serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    use ndncc_core::schemes::params::Kind;
     use serde_json::Value;
 
-    let schema = ndncc_core::schemes::registry::schema();
-    let names: Vec<&str> = schema.routers.iter().map(|e| e.name).collect();
-    let table = match Value::deserialize(d)? {
+    let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
+    let table = match value {
         Value::Object(t) => t,
         _ => {
-            return Err(D::Error::custom(format!(
-                "forwarder.module must be a table of one scheme, e.g. [forwarder.module.sf] \
-                 (schemes: {})",
+            return Err(format!(
+                "{section} must be a table of one scheme, e.g. [{section}.{}] (schemes: {})",
+                names.first().copied().unwrap_or("name"),
                 names.join(", ")
-            )))
+            ))
         }
     };
     if table.len() != 1 {
-        return Err(D::Error::custom(format!(
-            "forwarder.module holds one scheme, got {} ({}); schemes: {}",
+        return Err(format!(
+            "{section} holds one scheme, got {} ({}); schemes: {}",
             table.len(),
             table.keys().cloned().collect::<Vec<_>>().join(", "),
             names.join(", ")
-        )));
+        ));
     }
     let (name, body) = table.into_iter().next().expect("one entry");
-    let Some(entry) = schema
-        .routers
-        .iter()
-        .find(|e| e.name == name || e.tag == name)
-    else {
-        return Err(D::Error::custom(format!(
-            "forwarder.module.{name}: unknown scheme (schemes: {})",
+    let Some(entry) = entries.iter().find(|e| e.name == name || e.tag == name) else {
+        return Err(format!(
+            "{section}.{name}: unknown scheme (schemes: {})",
             names.join(", ")
-        )));
+        ));
     };
     let Value::Object(mut body) = body else {
-        return Err(D::Error::custom(format!(
-            "forwarder.module.{name} must be a table of the scheme's keys (docs/schemes/\
+        return Err(format!(
+            "{section}.{name} must be a table of the scheme's keys (docs/schemes/\
              parameters.md)"
-        )));
+        ));
     };
     for (key, value) in body.iter_mut() {
         let Some(param) = entry.params.iter().find(|p| p.name == key) else {
-            continue; // an unknown key: the scheme's config refuses it below, naming the keys
+            continue; // an unknown key: the scheme's config refuses it, naming the keys
         };
         let word = match &param.kind {
             Kind::SizeOr { word, .. } | Kind::RateOr { word } => Some(*word),
@@ -216,24 +286,19 @@ fn module_in_scenario_units<'de, D: serde::Deserializer<'de>>(
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
             other => {
-                return Err(D::Error::custom(format!(
-                    "forwarder.module.{name}.{key}: expected {what} such as \"{example}\", got \
-                     {other}"
-                )))
+                return Err(format!(
+                    "{section}.{name}.{key}: expected {what} such as \"{example}\", got {other}"
+                ))
             }
         };
-        let n = parse(&text)
-            .map_err(|e| D::Error::custom(format!("forwarder.module.{name}.{key}: {e}")))?;
+        let n = parse(&text).map_err(|e| format!("{section}.{name}.{key}: {e}"))?;
         *value = Value::from(n);
     }
-    let tagged = Value::Object(
+    Ok(Value::Object(
         [(entry.tag.clone(), Value::Object(body))]
             .into_iter()
             .collect(),
-    );
-    serde_json::from_value(tagged)
-        .map(Some)
-        .map_err(|e| D::Error::custom(format!("forwarder.module.{name}: {e}")))
+    ))
 }
 
 impl Config {
@@ -291,6 +356,9 @@ impl Config {
                 ));
             }
         }
+        if let Some(sdn) = &self.sdn {
+            sdn.check(self.faces.len())?;
+        }
         let l = &self.listen;
         if l.unix.is_none() && l.tcp.is_none() && l.udp.is_none() && self.faces.is_empty() {
             return Err("nothing to listen on: set [listen] unix, tcp or udp".into());
@@ -312,6 +380,28 @@ impl Config {
             if ndncc_wire::Name::from_uri(&r.prefix).is_err() {
                 return Err(format!("route[{i}]: {:?} is not an NDN name", r.prefix));
             }
+        }
+        Ok(())
+    }
+}
+
+impl SdnSection {
+    fn check(&self, faces: usize) -> Result<(), String> {
+        crate::sdn::Address::parse(&self.controller).map_err(|e| format!("sdn.controller: {e}"))?;
+        if !(self.delay_ms.is_finite() && self.delay_ms >= 0.0) {
+            return Err("sdn.delay_ms must be a non-negative number".into());
+        }
+        if self.faces.len() > faces {
+            return Err(format!(
+                "sdn.faces lists {} faces but there are {faces} [[face]] entries",
+                self.faces.len()
+            ));
+        }
+        if !(self.retry_min_ms.is_finite() && self.retry_min_ms > 0.0) {
+            return Err("sdn.retry_min_ms must be a positive number".into());
+        }
+        if !(self.retry_max_ms.is_finite() && self.retry_max_ms >= self.retry_min_ms) {
+            return Err("sdn.retry_max_ms must be at least sdn.retry_min_ms".into());
         }
         Ok(())
     }
@@ -425,6 +515,45 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("one scheme"), "{e}");
+    }
+
+    #[test]
+    fn the_sdn_section_parses_and_its_mistakes_are_one_line_errors() {
+        let base = "[listen]\ntcp = \"x\"\n[[face]]\nuri = \"udp4://127.0.0.1:1\"\n";
+        let c = Config::parse(&format!(
+            "{base}[sdn]\ncontroller = \"unix:///tmp/s.sock\"\nnode = 3\n\
+             faces = [{{ link = 2, peer = 4 }}]\n"
+        ))
+        .unwrap();
+        let s = c.sdn.unwrap();
+        assert_eq!((s.node, s.delay_ms, s.joined), (3, 1.0, true));
+        assert_eq!(s.faces, vec![SdnFace { link: 2, peer: 4 }]);
+        assert_eq!((s.retry_min_ms, s.retry_max_ms), (100.0, 2000.0));
+        for (sdn, want) in [
+            ("controller = \"/tmp/s\"\nnode = 1", "sdn.controller"),
+            ("controller = \"tcp://h\"\nnode = 1", "tcp://HOST:PORT"),
+            ("controller = \"unix:///s\"", "missing field `node`"),
+            (
+                "controller = \"unix:///s\"\nnode = 1\ndelay_ms = -1",
+                "sdn.delay_ms",
+            ),
+            (
+                "controller = \"unix:///s\"\nnode = 1\nfaces = [{link=0,peer=1},{link=1,peer=2}]",
+                "2 faces but there are 1",
+            ),
+            (
+                "controller = \"unix:///s\"\nnode = 1\nretry_min_ms = 10\nretry_max_ms = 5",
+                "retry_max_ms",
+            ),
+            (
+                "controller = \"unix:///s\"\nnode = 1\nnode_name = \"R1\"",
+                "unknown field",
+            ),
+        ] {
+            let e = Config::parse(&format!("{base}[sdn]\n{sdn}\n")).unwrap_err();
+            assert!(e.contains(want), "{sdn}: {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
     }
 
     #[test]

@@ -273,6 +273,7 @@ impl Daemon {
                 .map_err(|e| format!("face[{i}]: {e}"))?;
             ids.push(id);
         }
+        self.static_faces = ids.clone();
         for r in self.cfg.routes.clone() {
             let name = ndncc_wire::Name::from_uri(&r.prefix).map_err(|e| e.to_string())?;
             let wire = name.to_wire();

@@ -19,6 +19,7 @@ pub mod io;
 pub mod link;
 mod mgmt;
 pub mod modules;
+mod sdn;
 
 mod udp;
 pub mod units;
@@ -145,6 +146,10 @@ pub struct Daemon {
     next_sweep: Instant,
     next_udp_seq: u64,
     started_unix_ms: u64,
+    /// The control connection to the SDN controller (`[sdn]`).
+    sdn: Option<sdn::SdnState>,
+    /// The `[[face]]` entries' faces, in order.
+    static_faces: Vec<FaceId>,
 }
 
 fn io_err(what: &str, e: std::io::Error) -> String {
@@ -205,6 +210,11 @@ impl Daemon {
             next_sweep: Instant::ZERO + SWEEP,
             next_udp_seq: seed,
             started_unix_ms: seed / 1_000_000,
+            sdn: match &cfg.sdn {
+                Some(c) => Some(sdn::SdnState::new(c)?),
+                None => None,
+            },
+            static_faces: Vec::new(),
             fwd,
             cfg,
         };
@@ -322,6 +332,7 @@ impl Daemon {
             let now = self.now();
             self.on_timers(now);
             self.transmit(now);
+            self.sdn_turn(now);
             let wait = match self.reread.is_empty() && self.udp_reread.is_empty() {
                 true => self.next_wake(now).map(|t| {
                     let ns = t.0.saturating_sub(self.now().0);
@@ -340,6 +351,7 @@ impl Daemon {
                     WAKER => {}
                     UNIX_LISTENER => self.accept_unix(),
                     TCP_LISTENER => self.accept_tcp(),
+                    sdn::CONTROL => self.sdn_read(self.now()),
                     Token(t) if (UDP_BASE..FACE_BASE).contains(&t) => self.read_udp(t - UDP_BASE),
                     Token(t) if t >= FACE_BASE => {
                         let face = FaceId((t - FACE_BASE) as u32);
@@ -393,6 +405,9 @@ impl Daemon {
             if let Some(a) = f.link.next_arrival() {
                 t = t.min(a);
             }
+        }
+        if let Some(a) = self.sdn_wake() {
+            t = t.min(a);
         }
         Some(t.max(now))
     }
@@ -463,6 +478,7 @@ impl Daemon {
                 "store_bytes": self.store.bytes(), "faces_open": self.face_count(),
             },
             "faces": self.faces_report(),
+            "sdn": self.sdn_report(),
         })
         .to_string()
     }

@@ -25,6 +25,12 @@
 //!   back when the congestion clears — with `one_prefix` (default), like a signal, a poll moves
 //!   at most one prefix, the one that gains most; `hold` (our option, off by default) keeps a move in place
 //!   for a while before metrics that would undo it are sent.
+//!
+//! A router may tell the controller the metrics it holds: a `NextHopValue` *from* a router
+//! (never sent in the simulator; on real sockets a router's HELLO carries them, so that a
+//! restarted controller knows which next hop each shunt router uses now). The controller then
+//! counts the router's lowest-metric next hop as its current one (the one a move is weighed
+//! against) and keeps refreshing it, as if it had pushed those metrics itself.
 
 use super::{BETA, EPS, SIGNAL};
 use crate::control::{ControlBody, ControlMessage, ControllerComponent};
@@ -85,6 +91,8 @@ pub struct SieveController {
     /// (shunt router, prefix) pairs steered so far: their lowest-metric next hop and when it
     /// last changed.
     steered: BTreeMap<(u32, NameId), (FaceId, Instant)>,
+    /// Metrics routers said they hold (`NextHopValue` from a router).
+    held: BTreeMap<(u32, NameId), Vec<(FaceId, f64)>>,
     out: VecDeque<ControlMessage>,
     next_poll: Instant,
     pub reactions: Reactions,
@@ -103,6 +111,7 @@ impl SieveController {
             topo,
             gic: FxHashMap::default(),
             steered: BTreeMap::new(),
+            held: BTreeMap::new(),
             out: VecDeque::new(),
             reactions: Reactions::default(),
         }
@@ -301,10 +310,37 @@ impl SieveController {
     }
 }
 
+impl SieveController {
+    /// A router's held metric for next hop `face` of `prefix` (see the module doc).
+    fn learn(&mut self, now: Instant, node: u32, prefix: NameId, face: FaceId, value: f64) {
+        let held = self.held.entry((node, prefix)).or_default();
+        match held.iter_mut().find(|(f, _)| *f == face) {
+            Some(e) => e.1 = value,
+            None => held.push((face, value)),
+        }
+        // the router's choice: the lowest metric, ties to the first
+        let best = held
+            .iter()
+            .fold(None::<(FaceId, f64)>, |b, &(f, m)| match b {
+                Some((_, bm)) if bm <= m => b,
+                _ => Some((f, m)),
+            })
+            .map(|(f, _)| f);
+        if let Some(best) = best {
+            self.steered.insert((node, prefix), (best, now));
+        }
+    }
+}
+
 impl ControllerComponent for SieveController {
     fn handle_message(&mut self, now: Instant, msg: &ControlMessage) {
-        let ControlBody::FaceReport { face, values } = &msg.body else {
-            return;
+        let (face, values) = match &msg.body {
+            ControlBody::FaceReport { face, values } => (face, values),
+            &ControlBody::NextHopValue {
+                prefix,
+                face,
+                value,
+            } => return self.learn(now, msg.node, prefix, face, value),
         };
         let get = |k: &str| values.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
         let entry = self.gic.entry((msg.node, *face)).or_insert((0.0, 0.0));
@@ -352,6 +388,17 @@ impl ControllerComponent for SieveController {
         for (shunt, prefix) in steered {
             self.push_metrics(now, shunt, prefix);
         }
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        let r = &self.reactions;
+        vec![
+            ("signals", r.signals),
+            ("mild", r.mild),
+            ("severe", r.severe),
+            ("rerouted", r.rerouted),
+            ("metrics_sent", r.metrics_sent),
+        ]
     }
 }
 

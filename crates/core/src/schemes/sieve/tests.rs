@@ -583,6 +583,42 @@ fn hold_keeps_a_move_in_place_before_metrics_that_undo_it_are_sent() {
     }
 }
 
+/// A controller restarted while R1 forwards on R3 (metrics of the old controller): told the
+/// metrics R1 holds, it weighs the next mild congestion of the R3 path against R3 and moves
+/// the traffic back to R2; not told, it believes R1 on R2 and does nothing.
+#[test]
+fn a_controller_told_a_routers_metrics_weighs_moves_against_them() {
+    for told in [false, true] {
+        let mut c = SieveController::new(SieveControllerConfig::default(), multipath1());
+        if told {
+            for (face, value) in [(1, 9.0), (2, 0.5)] {
+                c.handle_message(
+                    at(0),
+                    &ControlMessage {
+                        node: 1,
+                        body: ControlBody::NextHopValue {
+                            prefix: P,
+                            face: FaceId(face),
+                            value,
+                        },
+                    },
+                );
+            }
+            assert!(drain(&mut c).is_empty(), "learning sends nothing");
+        }
+        // the R3 path is mildly congested (P2 → R3 busy, short queue)
+        c.handle_message(at(100), &report(5, 0, 0.98, 0.1, true));
+        let msgs = drain(&mut c);
+        if told {
+            assert_eq!(best_of(&msgs), FaceId(1), "back to R2: {msgs:?}");
+            assert_eq!(c.reactions.rerouted, 1);
+        } else {
+            assert!(msgs.is_empty(), "{msgs:?}");
+            assert_eq!(c.reactions.rerouted, 0);
+        }
+    }
+}
+
 #[test]
 fn one_mild_signal_moves_one_prefix_unless_told_to_move_them_all() {
     // multipath 1 with a second prefix Q routed like P
