@@ -617,9 +617,8 @@ KNOWN_RECON_FAILS = {
     (M1, f"PCON's total throughput the most unstable, {TAG}"),
     (M1, f"FleCom's total throughput above CoopCon's, {TAG}"),
     (M1, f"FleCom's total throughput steadier than CoopCon's, {TAG}"),
-    (M1, f"delay std, ndnSieve and FleCom below CoopCon and PCON, {TAG}"),
     (M1, f"delay std, ndnSieve slightly above FleCom, {TAG}"),
-    (M2, f"CoopCon's total throughput below FleCom's, {TAG}"),
+    (M2, f"CoopCon's traffic stays off the alternative link (R2 — R3), {TAG}"),
     (M2, f"FleCom's maximum total throughput over CoopCon's, {TAG}"),
     (M2, f"mean delay of consumers 1 and 2, ndnSieve / CoopCon / FleCom, {TAG}"),
 }
@@ -648,6 +647,17 @@ def test_each_sentence_about_coopcon_and_flecom_has_one_row_under_our_reconstruc
 
 
 def test_recon_rows_that_fail_are_the_known_ones(rep):
+    """The reconstructions' rows that fail are those KNOWN_RECON_FAILS lists. With the
+    scenarios' 1 000-packet queues (they held 100 when the reconstructions were written), our
+    CoopCon's AQM marks only above 20 % fill (200 packets, 164 ms of queue): each consumer's
+    slow start overshoots to 450–700 queued packets, and the Data stay marked for 1.5 s or more
+    while the ×0.9-per-SRTT cuts drain the queue. That is severe congestion by the strategy's
+    measure (marked share above 0.5), so in multipath 2 Data cross the R2 — R3 link from 1.0 s
+    (in the 10 s run until the third flow's overshoot has drained, ≈ 5 s): "stays off the
+    alternative link" fails.
+    The same overshoots (late Data, timeouts) bring CoopCon's run throughput in multipath 2
+    below FleCom's, and its delay std in multipath 1 above ndnSieve's and FleCom's: those two
+    sentences hold now (docs/schemes/flecom-recon.md, "In seed 004's scenarios")."""
     rows = recon_rows(rep)
     failed = {(r.experiment, r.metric) for r in rows
               if r.checked and not r.tolerance.startswith("goal") and not r.within}  # fmt: skip

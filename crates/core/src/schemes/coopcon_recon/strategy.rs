@@ -34,9 +34,10 @@ crate::scheme_config! {
     /// runs the defaults).
     pub struct CoopconStrategyConfig {
         /// g: the weight of each Data in a next hop's marked share: 0.002 remembers about
-        /// 500 Data (0.4 s at 10 Mbit/s), so that a burst of marks (a start-up overshoot, a new
-        /// flow) is not *severe* and a congestion the consumers' cuts do not clear is
-        /// [OURS; 0.002].
+        /// 500 Data (0.4 s at 10 Mbit/s), so that a burst of marks shorter than that is not
+        /// *severe* and marks on most Data for longer are, whether the consumers' cuts clear
+        /// them slowly or not at all (with 1 000-packet queues a slow start's overshoot does:
+        /// `docs/schemes/coopcon-recon.md`) [OURS; 0.002].
         gain: f64 = 0.002, Kind::open_closed(0.0, 1.0), "";
         /// Severe congestion of the optimal next hop: its marked share above this [OURS; 0.5].
         severe: f64 = 0.5, Kind::range(0.0, 1.0), "";
