@@ -132,7 +132,7 @@ def test_the_daemon_lists_what_emulate_accepts(ndnccd):
     "scenario, checks",
     [
         # PCON: the pcon strategy and marking module on every daemon (refused before)
-        ("pcon/dumbbell.toml", {"strategy": "pcon", "module": "pcon", "R2→R1": "100p"}),
+        ("pcon/dumbbell.toml", {"strategy": "pcon", "module": "pcon", "R2→R1": "1000p"}),
         # CHoPCoP: queues in bytes (refused before: "ndnccd's queues count packets")
         (
             "chopcop/baseline.toml",

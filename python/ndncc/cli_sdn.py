@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from .cli import InputError
+from .cli_common import InputError
 
 
 def cmd_sdn_controller(args: argparse.Namespace) -> int:
