@@ -10,7 +10,8 @@
 //! * [`daemon`], [`boundary`] — `ndnccd`, the simulator's forwarder as a daemon
 //!   (`docs/realtime.md`): sockets, clock, link emulation and management in `daemon`; the face
 //!   boundary between wire packets and the core's (names, PitTokens, kept bytes) in `boundary`;
-//!   `mmsg` batches UDP reads and writes.
+//!   `mmsg` batches UDP reads and writes; [`sdn`] the SDN control connection and controller;
+//!   [`stop`] how both event loops stop (signals, a handle).
 
 pub mod app_series;
 pub mod app_wire;
@@ -23,3 +24,4 @@ pub(crate) mod mmsg;
 pub mod probe;
 pub mod sdn;
 pub mod sendloop;
+pub mod stop;

@@ -27,6 +27,7 @@ pub mod units;
 use crate::boundary::names::NameMapper;
 use crate::boundary::pit_token::PitTokens;
 use crate::boundary::store::WireStore;
+pub use crate::stop::StopHandle;
 use config::Config;
 use face::DFace;
 use mio::net::{TcpListener, UdpSocket, UnixListener};
@@ -78,20 +79,6 @@ pub struct Stats {
     pub faces_closed: u64,
     /// Fragments received that completed a packet.
     pub reassembled: u64,
-}
-
-/// Stops a running daemon from another thread.
-#[derive(Clone, Debug)]
-pub struct StopHandle {
-    flag: Arc<AtomicBool>,
-    waker: Arc<Waker>,
-}
-
-impl StopHandle {
-    pub fn stop(&self) {
-        self.flag.store(true, Ordering::SeqCst);
-        let _ = self.waker.wake();
-    }
 }
 
 /// A route registered through management (`rib/register`) or the config file.
@@ -276,30 +263,12 @@ impl Daemon {
 
     /// A handle that stops [`Daemon::run`] from another thread.
     pub fn stop_handle(&self) -> StopHandle {
-        StopHandle {
-            flag: self.stop.clone(),
-            waker: self.waker.clone(),
-        }
+        StopHandle::new(self.stop.clone(), self.waker.clone())
     }
 
     /// Stops on SIGINT and SIGTERM.
     pub fn stop_on_signals(&mut self) -> Result<(), String> {
-        let (read, write) =
-            std::os::unix::net::UnixStream::pair().map_err(|e| io_err("signal pipe", e))?;
-        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-            let w = write.try_clone().map_err(|e| io_err("signal pipe", e))?;
-            signal_hook::low_level::pipe::register(sig, w).map_err(|e| io_err("signal", e))?;
-        }
-        read.set_nonblocking(true)
-            .map_err(|e| io_err("signal pipe", e))?;
-        let mut r = mio::net::UnixStream::from_std(read);
-        self.poll
-            .registry()
-            .register(&mut r, SIGNAL, Ready::READABLE)
-            .map_err(|e| io_err("register", e))?;
-        // keep the read end alive for the daemon's lifetime
-        std::mem::forget(r);
-        Ok(())
+        crate::stop::on_signals(&self.poll, SIGNAL)
     }
 
     /// The local addresses actually bound (for tests that bind port 0).

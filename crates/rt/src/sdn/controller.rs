@@ -22,6 +22,7 @@ use super::frame::Msg;
 use super::link::{ControlConn, Read};
 use super::{report_key, Address};
 use crate::daemon::io::Conn;
+pub use crate::stop::StopHandle;
 use mio::net::{TcpListener, UnixListener};
 use mio::{Events, Interest as Ready, Poll, Token, Waker};
 use ndncc_core::control::{ControlBody, ControlMessage, ControllerComponent};
@@ -152,20 +153,6 @@ struct Peer {
     node: Option<u32>,
 }
 
-/// Stops a running controller from another thread.
-#[derive(Clone, Debug)]
-pub struct StopHandle {
-    flag: Arc<AtomicBool>,
-    waker: Arc<Waker>,
-}
-
-impl StopHandle {
-    pub fn stop(&self) {
-        self.flag.store(true, Ordering::SeqCst);
-        let _ = self.waker.wake();
-    }
-}
-
 pub struct Controller {
     pub cfg: ControllerConfig,
     pub stats: ControllerStats,
@@ -238,29 +225,12 @@ impl Controller {
     }
 
     pub fn stop_handle(&self) -> StopHandle {
-        StopHandle {
-            flag: self.stop.clone(),
-            waker: self.waker.clone(),
-        }
+        StopHandle::new(self.stop.clone(), self.waker.clone())
     }
 
     /// Stops on SIGINT and SIGTERM.
     pub fn stop_on_signals(&mut self) -> Result<(), String> {
-        let (read, write) =
-            std::os::unix::net::UnixStream::pair().map_err(|e| io_err("signal pipe", e))?;
-        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-            let w = write.try_clone().map_err(|e| io_err("signal pipe", e))?;
-            signal_hook::low_level::pipe::register(sig, w).map_err(|e| io_err("signal", e))?;
-        }
-        read.set_nonblocking(true)
-            .map_err(|e| io_err("signal pipe", e))?;
-        let mut r = mio::net::UnixStream::from_std(read);
-        self.poll
-            .registry()
-            .register(&mut r, SIGNAL, Ready::READABLE)
-            .map_err(|e| io_err("register", e))?;
-        std::mem::forget(r);
-        Ok(())
+        crate::stop::on_signals(&self.poll, SIGNAL)
     }
 
     /// The bound addresses, for the start-up line (and tests that bind port 0).
