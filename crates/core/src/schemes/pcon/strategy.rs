@@ -169,23 +169,8 @@ impl StrategyHooks for PconStrategy {
             return;
         }
         let r = self.rng.uniform();
-        let total: f64 = hops.iter().map(|h| h.1).sum();
-        let mut pick = 0;
-        if total > 0.0 {
-            let mut x = r * total;
-            pick = hops.len() - 1;
-            for (k, h) in hops.iter().enumerate() {
-                if h.1 > 0.0 && x < h.1 {
-                    pick = k;
-                    break;
-                }
-                x -= h.1;
-            }
-        }
         // the pick first, then (if the router module refuses it) the others by ratio
-        let first = hops.remove(pick);
-        hops.sort_by(|a, b| b.1.total_cmp(&a.1));
-        hops.insert(0, first);
+        crate::mechanisms::ratio_pick::order_by_ratio(&mut hops, r);
         let probe = r <= self.cfg.probe && hops.len() > 1;
         let mut accepted = false;
         let mut reason = None;
