@@ -31,15 +31,15 @@ def _sim() -> dict:
         ],
         "faces": [
             _face("R1", 257, "C1", marks=40, out_interests=0, in_data=0),
-            _face("R1", 258, "R2", out_interests=6000, in_data=5990),
-            _face("R1", 259, "R3", out_interests=2000, in_data=2000),
+            _face("R1", 258, "R2", out_interests=600, in_data=590),
+            _face("R1", 259, "R3", out_interests=200, in_data=200),
             _face("R2", 258, "P1", drops=10, drop_bytes=10240, out_interests=0),
         ],
     }
 
 
 def _real(sdn: bool = True) -> dict:
-    r1 = {"sdn": {"interests_out_by_face": {"258": 3000, "259": 1000}}} if sdn else {}
+    r1 = {"sdn": {"interests_out_by_face": {"258": 300, "259": 300}}} if sdn else {}
     return {
         "apps": [
             {
@@ -85,9 +85,9 @@ def test_scenario_tables_from_stored_summaries(tmp_path):
     assert "| R2 → P1 | 10 | 15 | +50.0 % | 0 | 0 | — |" in text
     assert "| R1 → C1 | 0 | 0 | — | 40 | 50 | +25.0 % |" in text
     assert "| all faces | 10 | 15 | +50.0 % | 40 | 50 | +25.0 % |" in text
-    # path split at R1: the simulator's 6000/2000, the real daemon's 3000/1000 (by face id)
-    assert "| R1 → R2 | 6000 | 3000 | -50.0 % | 75.0 % | 75.0 % | 5990 | — |" in text
-    assert "| R1 → R3 | 2000 | 1000 | -50.0 % | 25.0 % | 25.0 % | 2000 | — |" in text
+    # path split at R1: the simulator's 600/200, the real daemon's 300/300 (by face id)
+    assert "| R1 → R2 | 600 | 300 | -50.0 % | 75.0 % | 50.0 % | 590 | — |" in text
+    assert "| R1 → R3 | 200 | 300 | +50.0 % | 25.0 % | 50.0 % | 200 | — |" in text
     assert "load average before 1.25, after 1.75" in text
     assert "`ndncc emulate scenarios/x.toml --mode netns`" in text
     # the other scenarios have no folder here
@@ -97,8 +97,8 @@ def test_scenario_tables_from_stored_summaries(tmp_path):
 def test_path_split_real_interests_not_measured_without_sdn_report():
     hops = path_split(_sim(), _real(sdn=False), "R1")
     assert [(h["next_hop"], h["sim_interests"], h["real_interests"]) for h in hops] == [
-        ("R2", 6000, None),
-        ("R3", 2000, None),
+        ("R2", 600, None),
+        ("R3", 200, None),
     ]
 
 
