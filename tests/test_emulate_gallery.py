@@ -102,6 +102,21 @@ def test_path_split_real_interests_not_measured_without_sdn_report():
     ]
 
 
+def test_path_split_from_the_daemons_face_counters():
+    """ndnccd's per-face packet counts are the real path split, Interests and Data; they take
+    precedence over ndnSieve's own count."""
+    real = _real()
+    counts = {257: (0, 0), 258: (500, 480), 259: (100, 90)}
+    for f in real["faces"]:
+        if f["node"] == "R1":
+            f["out_interests"], f["in_data"] = counts[f["face"]]
+    hops = path_split(_sim(), real, "R1")
+    assert [(h["next_hop"], h["real_interests"], h["real_data"]) for h in hops] == [
+        ("R2", 500, 480),
+        ("R3", 100, 90),
+    ]
+
+
 def test_failed_run_shows_its_error(tmp_path):
     d = tmp_path / "chopcop-baseline"
     d.mkdir()

@@ -151,29 +151,41 @@ def face_table(sim: dict, real: dict) -> list[str]:
 
 def path_split(sim: dict, real: dict, node: str) -> list[dict]:
     """``node``'s next hops: each face towards another node that sent Interests in either run,
-    with the Interests sent and Data received on it. The simulator counts both per face; the
-    real run counts the Interests a face sent only where the daemon reports them (ndnSieve's
-    ``nodes.<node>.sdn.interests_out_by_face``), never the Data (None: not measured)."""
-    sim_faces = {
-        f["peer"]: f
-        for f in sim.get("faces") or []
-        if f["node"] == node and f.get("peer") and f.get("out_interests")
-    }
-    real_out = ((real.get("nodes") or {}).get(node) or {}).get("sdn") or {}
-    by_face = real_out.get("interests_out_by_face") or {}
-    real_faces: dict[str, int] = {}
-    for f in real.get("faces") or []:
-        if f["node"] == node and f.get("peer") and str(f["face"]) in by_face:
-            n = by_face[str(f["face"])]
-            real_faces[f["peer"]] = real_faces.get(f["peer"], 0) + n
-    peers = sorted(set(sim_faces) | {p for p, n in real_faces.items() if n})
+    with the Interests sent and Data received on it (parallel faces to one peer summed). The
+    simulator counts both per face; the real run per face in ndnccd's stop report
+    (``faces``' ``out_interests`` / ``in_data``), else, for the Interests only, in ndnSieve's
+    ``nodes.<node>.sdn.interests_out_by_face``; None where it has neither (not measured)."""
+
+    def per_peer(faces, key, by_face=None) -> dict[str, int] | None:
+        out: dict[str, int] = {}
+        for f in faces:
+            if f["node"] != node or not f.get("peer"):
+                continue
+            if by_face is not None and str(f["face"]) not in by_face:
+                continue  # not one of the faces the sieve module reports
+            n = f.get(key) if by_face is None else by_face[str(f["face"])]
+            if n is None:
+                return None
+            out[f["peer"]] = out.get(f["peer"], 0) + n
+        return out
+
+    sim_faces = sim.get("faces") or []
+    real_faces = real.get("faces") or []
+    s_int, s_data = per_peer(sim_faces, "out_interests"), per_peer(sim_faces, "in_data")
+    r_int, r_data = per_peer(real_faces, "out_interests"), per_peer(real_faces, "in_data")
+    if r_int is None:
+        sdn = ((real.get("nodes") or {}).get(node) or {}).get("sdn") or {}
+        by_face = sdn.get("interests_out_by_face")
+        r_int = per_peer(real_faces, None, by_face) if by_face else None
+    s_int, s_data = s_int or {}, s_data or {}
+    peers = sorted({p for p, n in s_int.items() if n} | {p for p, n in (r_int or {}).items() if n})
     return [
         {
             "next_hop": p,
-            "sim_interests": sim_faces.get(p, {}).get("out_interests", 0),
-            "real_interests": real_faces.get(p) if by_face else None,
-            "sim_data": sim_faces.get(p, {}).get("in_data", 0),
-            "real_data": None,
+            "sim_interests": s_int.get(p, 0),
+            "real_interests": None if r_int is None else r_int.get(p, 0),
+            "sim_data": s_data.get(p, 0),
+            "real_data": None if r_data is None else r_data.get(p, 0),
         }
         for p in peers
     ]
@@ -309,9 +321,9 @@ def readme(here: Path) -> str:
         '("app": the node\'s app faces), where either run dropped or marked; marks: Data marked '
         "on the way out (counts).",
         "* Path split: Interests each next hop of the named router sent, and the Data it "
-        "received on it. The real run counts a face's Interests only in ndnSieve's daemon "
-        "report (`nodes.<node>.sdn.interests_out_by_face`); its per-face Data are not "
-        'measured ("—").',
+        "received on it (the real run's: each face's `out_interests` / `in_data` in ndnccd's "
+        "stop report; a run from before those counters has only ndnSieve's "
+        '`nodes.<node>.sdn.interests_out_by_face`, "—" where not measured).',
         "* Load: the 1-minute load average before and after the run (2 CPUs shared with other "
         "jobs, among them test suites).",
         "",
