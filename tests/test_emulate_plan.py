@@ -255,6 +255,8 @@ def test_queue_drops_are_named_per_face_as_the_simulator_names_them(tmp_path):
             "marks": marks,
             "max_queue_packets": 100,
             "max_queue_bytes": 125000,
+            "out_interests": 5,
+            "in_data": 4,
         }
 
     counters = [
@@ -272,6 +274,8 @@ def test_queue_drops_are_named_per_face_as_the_simulator_names_them(tmp_path):
         ("P", "R2", 2, 2),
     ]
     assert faces[1]["after_close"] == 7 and faces[2]["drop_bytes"] == 50000
+    # packets by type, as the simulator's faces name them; None where the daemon gave none
+    assert (faces[2]["out_interests"], faces[2]["in_data"], faces[2]["out_nacks"]) == (5, 4, None)
     real = {"faces": faces}
     assert drops_text(real) == (
         "queue drops: R2 → R1: 40 packets (50000 B); P → R2: 2 packets (2500 B)"

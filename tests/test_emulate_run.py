@@ -52,6 +52,11 @@ def check_run(out: Path, mode: str) -> dict:
     # every node on the path forwarded (satisfied) at least the Data the consumer got
     for node in ("C", "R1", "R2", "P"):
         assert s["nodes"][node]["forwarder"]["satisfied"] >= c["data_received"], node
+    # each face's packets by type (the path split): every Data the consumer got came in on
+    # R1's face towards R2, answering an Interest sent out on it
+    up = next(f for f in s["faces"] if f["node"] == "R1" and f["peer"] == "R2")
+    assert up["out_interests"] >= up["in_data"] >= c["data_received"], up
+    assert up["in_interests"] == up["out_data"] == 0, up
     # a 10 Mbit/s path cannot deliver more than 10 Mbit/s over the 2 s the run lasts
     assert c["data_received"] * c["model_data_size"] * 8 <= 10e6 * 2.0
     # the Data are the scenario's size on the wire (payload + data_overhead = 1250 B)

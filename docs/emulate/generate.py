@@ -1,129 +1,80 @@
-"""Regenerates docs/emulate/: seed 002's linear SF scenario under ``ndncc emulate`` with the
-ideal and the tick 100 ms + smoothing engines (the acceptance of issue 16, item 5), and the
-ablations that show where the gap was. Run as root from the repository root:
+"""Regenerates docs/emulate/: one scenario of each seed's experiment set under
+``ndncc emulate`` (simulator and real side by side, issue 28 item 5) and seed 002's linear SF
+ablation, engines × set-ups (issue 16, item 5). Run as root from the repository root:
 
-    .venv/bin/python docs/emulate/generate.py [--before-catchup PATH-TO-OLD-NDNCCD]
+    .venv/bin/python docs/emulate/generate.py [--only NAME ...] [--ablation]
+        [--before-catchup PATH-TO-OLD-NDNCCD] [--table-only]
 
-Each case's report (sim-vs-real.md / .csv / .png) and the real run's summary.json are kept in
-docs/emulate/<case>/; README.md (the table docs/realtime.md points to) is written from them.
-``--before-catchup``: an ndnccd built before the link emulation became work-conserving (commit
-0336d22), for the rows that show what that rule changed; without it those rows are left out.
+Each run's report (sim-vs-real.md / .csv / .json / .png), the real run's summary.json, the
+simulator's summary (sim-summary.json) and the command are kept in docs/emulate/<name>/;
+README.md is written from them by ``ndncc.emulate.gallery``. A run that fails keeps its
+error in <name>/error.txt, which the README shows. ``--ablation`` also reruns the linear SF
+ablation; ``--before-catchup``: an ndnccd built before the link emulation became
+work-conserving (commit 0336d22), for the ablation rows that show what that rule changed.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from ndncc.emulate.gallery import ABLATION_SCENARIO, CASES, ENGINES, SCENARIOS, readme, slug
+
 HERE = Path(__file__).resolve().parent
-SCENARIO = "scenarios/sf-clock/linear.toml"
-ENGINES = {
-    "ideal": ["--set", "apps[consumer].engine=ideal"],
-    "tick 100 ms + smoothing": [
-        "--set",
-        "apps[consumer].engine=tick",
-        "--set",
-        "apps[consumer].tick=100ms",
-        "--set",
-        "apps[consumer].smoothing=true",
-    ],
-}
-# (case label, flags, needs the old ndnccd)
-CASES = [
-    ("netns, SCHED_FIFO (default)", ["--mode", "netns"], False),
-    ("loopback, SCHED_FIFO", ["--mode", "loopback"], False),
-    ("netns, default scheduling", ["--mode", "netns", "--no-realtime"], False),
-    (
-        "netns, default scheduling, link emulation before the catch-up rule",
-        ["--mode", "netns", "--no-realtime"],
-        True,
-    ),
-    (
-        "netns, default scheduling, before the catch-up rule, payload as Content",
-        ["--mode", "netns", "--no-realtime", "--payload-as-is"],
-        True,
-    ),
-]
+REPORT = ("sim-vs-real.md", "sim-vs-real.csv", "sim-vs-real.json", "sim-vs-real.png")
 
 
-def slug(text: str) -> str:
-    return "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-").replace("--", "-")
-
-
-def run_case(name: str, cmd: list[str]) -> None:
+def run_case(name: str, cmd: list[str]) -> bool:
+    """Runs ``cmd`` into a temporary folder and keeps its report in docs/emulate/<name>/;
+    on failure keeps the error's last lines in <name>/error.txt. True when it ran."""
     tmp = Path("/tmp") / f"ndncc-emulate-doc-{name}"
     shutil.rmtree(tmp, ignore_errors=True)
     print(" ".join(cmd), flush=True)
-    subprocess.run([*cmd, "--out", str(tmp), "-q"], check=True)
+    p = subprocess.run([*cmd, "--out", str(tmp), "-q"], capture_output=True, text=True)
     dest = HERE / name
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir()
-    for f in ("sim-vs-real.md", "sim-vs-real.csv", "sim-vs-real.json", "sim-vs-real.png"):
-        shutil.copy(tmp / f, dest / f)
-    shutil.copy(tmp / "real" / "summary.json", dest / "summary.json")
     shown = ["ndncc", *(shlex.quote(c) for c in cmd[3:])]
     (dest / "command.txt").write_text(" ".join(shown) + "\n", encoding="utf-8")
-
-
-def table() -> str:
-    out = [
-        "# `ndncc emulate` on seed 002's linear SF scenario (generated)",
-        "",
-        "Written by `docs/emulate/generate.py` from the runs kept beside it; each row links its "
-        "report. Throughput: Data received × the scenario's Data size (1 250 B) / the 10 s the "
-        "consumer sends, Mbit/s, as the simulator's `throughput_mbps`. Relative difference = "
-        "(real − sim) / sim. Real Data wire size: the consumer's Data bytes / Data received. "
-        "Load: the 1-minute load average before the run (2 CPUs, shared with other builds).",
-        "",
-        "| engine | case | simulator Mbit/s | real Mbit/s | relative difference | real "
-        "timeouts | real Data wire size, B | load | report |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---|",
-    ]
-    commands = []
-    for case, _, _ in CASES:
-        for engine in ENGINES:
-            name = f"{slug(engine)}_{slug(case)}"
-            d = HERE / name
-            if not (d / "sim-vs-real.json").exists():
-                continue
-            rows = json.loads((d / "sim-vs-real.json").read_text())
-            real = json.loads((d / "summary.json").read_text())
-            tput = next(r for r in rows if r["metric"].startswith("throughput (Data"))
-            tmo = next(r for r in rows if r["metric"] == "timeouts")
-            (app,) = real["apps"]
-            size = app["data_bytes"] / app["data_received"] if app["data_received"] else 0
-            out.append(
-                f"| {engine} | {case} | {tput['sim']:.3f} | {tput['real']:.3f} | "
-                f"{tput['relative_difference'] * 100:+.1f} % | {tmo['real']} | {size:.1f} | "
-                f"{real['load_average_before'][0]:.2f} | [{name}]({name}/sim-vs-real.md) |"
-            )
-            commands.append((d / "command.txt").read_text().strip())
-    out += ["", "Commands (from the repository root, as root; `--out` left out):", "", "```sh"]
-    out += commands
-    out += ["```", ""]
-    return "\n".join(out)
+    if p.returncode != 0:
+        tail = "\n".join((p.stderr or p.stdout).strip().splitlines()[-20:])
+        (dest / "error.txt").write_text(f"exit {p.returncode}\n{tail}\n", encoding="utf-8")
+        print(f"{name}: failed (exit {p.returncode})\n{tail}", flush=True)
+        return False
+    for f in REPORT:
+        shutil.copy(tmp / f, dest / f)
+    shutil.copy(tmp / "real" / "summary.json", dest / "summary.json")
+    if (tmp / "sim" / "summary.json").exists():
+        shutil.copy(tmp / "sim" / "summary.json", dest / "sim-summary.json")
+    return True
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--only", nargs="*", metavar="NAME", help="these scenario folders only")
+    ap.add_argument("--ablation", action="store_true", help="rerun the linear SF ablation")
     ap.add_argument("--before-catchup", metavar="PATH")
     ap.add_argument("--table-only", action="store_true", help="rewrite README.md only")
     args = ap.parse_args()
+    ndncc = [sys.executable, "-m", "ndncc", "emulate"]
     if not args.table_only:
-        for case, flags, old in CASES:
-            if old and not args.before_catchup:
-                continue
-            for engine, eflags in ENGINES.items():
-                cmd = [sys.executable, "-m", "ndncc", "emulate", SCENARIO, *eflags, *flags]
-                if old:
-                    cmd += ["--ndnccd", args.before_catchup]
-                run_case(f"{slug(engine)}_{slug(case)}", cmd)
-    (HERE / "README.md").write_text(table(), encoding="utf-8")
+        for name, _seed, _what, path, flags, _node, _short in SCENARIOS:
+            if args.only is None or name in args.only:
+                run_case(name, [*ndncc, path, *flags, "--mode", "netns"])
+        if args.ablation:
+            for case, flags, old in CASES:
+                if old and not args.before_catchup:
+                    continue
+                for engine, eflags in ENGINES.items():
+                    cmd = [*ndncc, ABLATION_SCENARIO, *eflags, *flags]
+                    if old:
+                        cmd += ["--ndnccd", args.before_catchup]
+                    run_case(f"{slug(engine)}_{slug(case)}", cmd)
+    (HERE / "README.md").write_text(readme(HERE), encoding="utf-8")
     return 0
 
 

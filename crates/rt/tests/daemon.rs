@@ -301,6 +301,60 @@ fn data_sent_to_a_closed_face_are_not_counted_as_its_queue_drops() {
     );
 }
 
+/// The stop report counts each face's packets by type: a consumer's two Interests in on its
+/// face and out on the producer's, their two Data back the other way.
+#[test]
+fn the_stop_report_counts_each_faces_interests_and_data() {
+    let r = start("");
+    let (mut prod, mut pbuf) = producer(r.tcp, "/p");
+    let mut c = connect(r.tcp);
+    let mut cbuf = Vec::new();
+    let ids: Vec<_> = faces_list(&mut connect(r.tcp), &mut Vec::new(), 950)
+        .iter()
+        .map(|f| f.face_id)
+        .collect();
+    for k in 0..2u32 {
+        c.write_all(&interest(&format!("/p/n/seg={k}"), 80 + k))
+            .unwrap();
+        let f = read_frame(&mut prod, &mut pbuf).unwrap();
+        let Some(NetPacket::Interest(i)) = Frame::decode(&f).unwrap().net else {
+            panic!("an Interest upstream")
+        };
+        prod.write_all(&Data::new(i.name.to_owned(), vec![1u8; 100]).encode())
+            .unwrap();
+        let back = read_frame(&mut c, &mut cbuf).unwrap();
+        assert!(matches!(
+            Frame::decode(&back).unwrap().net,
+            Some(NetPacket::Data(_))
+        ));
+    }
+    let d = r.finish();
+    let report: serde_json::Value = serde_json::from_str(&d.report()).unwrap();
+    let face = |id| {
+        report["faces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let counts = |f: serde_json::Value| {
+        [
+            "out_interests",
+            "in_data",
+            "in_interests",
+            "out_data",
+            "out_nacks",
+            "in_nacks",
+        ]
+        .map(|k| f[k].as_u64().expect(k))
+    };
+    // faces/list: the producer's face, then the consumer's
+    assert_eq!(counts(face(ids[0])), [2, 2, 0, 0, 0, 0]);
+    assert_eq!(counts(face(ids[1])), [0, 0, 2, 2, 0, 0]);
+}
+
 /// One Interest read from a test's UDP "producer" within `wait`: (its name, its PitToken, the
 /// daemon's address).
 fn udp_interest(

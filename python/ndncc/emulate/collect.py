@@ -140,11 +140,15 @@ def series_frame(spec: dict, rows: list[tuple[int, dict]]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+# each face's packets by type in ndnccd's stop report, named as the simulator's face counters
+PACKET_COUNTS = ("out_interests", "out_data", "out_nacks", "in_interests", "in_data", "in_nacks")
+
+
 def face_entries(spec: dict, nodes: list, counters: list[dict | None]) -> list[dict]:
     """The daemons' per-face counters (``faces`` of each stop report) named as the simulator
     names its faces: a net face by the node at its link's other end (matched by the face's
     URI, the peer endpoint :mod:`.plan` configured), any other face (an app's) with peer
-    None."""
+    None; with its queue's counters and its packets by type (:data:`PACKET_COUNTS`)."""
     names = [n["name"] for n in spec["nodes"]]
     out = []
     for node, report in zip(nodes, counters, strict=True):
@@ -164,6 +168,8 @@ def face_entries(spec: dict, nodes: list, counters: list[dict | None]) -> list[d
                     "marks": f.get("marks", 0),
                     "max_queue_pkts": f["max_queue_packets"],
                     "max_queue_bytes": f["max_queue_bytes"],
+                    # packets by type (None from an ndnccd that does not count them)
+                    **{k: f.get(k) for k in PACKET_COUNTS},
                 }
             )
     return out

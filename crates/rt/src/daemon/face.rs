@@ -9,7 +9,7 @@ use mio::Interest as Ready;
 use mio::Token;
 use ndncc_core::face::{FaceId, FaceKind, QueueLimit};
 use ndncc_core::name::Name;
-use ndncc_core::packet::Packet;
+use ndncc_core::packet::{Packet, PacketType};
 use ndncc_core::time::{Duration, Instant};
 use ndncc_wire::reassembly::{self, Reassembled, Reassembler};
 use ndncc_wire::{Frame, LpPacketView, NetPacket};
@@ -686,7 +686,8 @@ impl Daemon {
     /// while the face was open: overflow or a scheme's queue discipline), `after_close` (packets
     /// sent to it after it closed, e.g. Data for a consumer that has exited), `marks` (Data
     /// marked on the way out), `max_queue_packets` and `max_queue_bytes` (the longest the queue
-    /// was).
+    /// was), and the packets the face sent and received by type (`out_interests`, `out_data`,
+    /// `out_nacks`, `in_interests`, `in_data`, `in_nacks`; the simulator's face counters).
     pub fn faces_report(&self) -> serde_json::Value {
         let faces: Vec<_> = self
             .fwd
@@ -716,6 +717,12 @@ impl Daemon {
                     "marks": c.counters.marks,
                     "max_queue_packets": c.max_pkts,
                     "max_queue_bytes": c.max_bytes,
+                    "out_interests": c.counters.out_of(PacketType::Interest),
+                    "out_data": c.counters.out_of(PacketType::Data),
+                    "out_nacks": c.counters.out_of(PacketType::Nack),
+                    "in_interests": c.counters.in_of(PacketType::Interest),
+                    "in_data": c.counters.in_of(PacketType::Data),
+                    "in_nacks": c.counters.in_of(PacketType::Nack),
                 })
             })
             .collect();
