@@ -8,7 +8,8 @@
 /// A time as integer nanoseconds: `"100ms"`, `"1.5s"`, `"250us"`, `"2min"`, or 0.
 pub fn parse_time(text: &str) -> Result<u64, String> {
     let (number, unit) = split(text, "a time", "100ms")?;
-    let factor: u128 = match unit {
+    // units are read whatever their case, as the Python front end reads them ("10MS")
+    let factor: u128 = match unit.to_lowercase().as_str() {
         "" => return zero_or_missing(number, text, "a time", "ms"),
         "ns" | "nsec" => 1,
         "us" | "µs" | "usec" => 1_000,
@@ -184,6 +185,10 @@ mod tests {
     #[test]
     fn times_read_as_a_scenario_writes_them() {
         assert_eq!(parse_time("10ms"), Ok(10_000_000));
+        // any case, as python/ndncc/units.py reads them
+        assert_eq!(parse_time("10MS"), Ok(10_000_000));
+        assert_eq!(parse_time("2Min"), Ok(120_000_000_000));
+        assert_eq!(parse_time("250µS"), Ok(250_000));
         assert_eq!(parse_time("1.5s"), Ok(1_500_000_000));
         assert_eq!(parse_time(" 250 us "), Ok(250_000));
         assert_eq!(parse_time("2min"), Ok(120_000_000_000));
