@@ -719,15 +719,22 @@ mod tests {
         }
     }
 
-    /// A fake forwarder: answers rib/register, then sends an Interest with a 6-byte PitToken
-    /// (as ndnd does) and checks the Data carries it back, with the Interest's exact name.
-    #[test]
-    fn producer_registers_and_echoes_the_pit_token() {
-        let dir = std::env::temp_dir().join(format!("ndncc-apps-{}", std::process::id()));
+    /// A fresh Unix socket for a fake forwarder, in its own temporary folder (`tag` keeps
+    /// tests that run at once apart): the folder (removed by the test), the path, the listener.
+    fn fake_socket(tag: &str) -> (std::path::PathBuf, std::path::PathBuf, UnixListener) {
+        let dir = std::env::temp_dir().join(format!("ndncc-apps-{tag}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("fw.sock");
         let _ = std::fs::remove_file(&path);
         let listener = UnixListener::bind(&path).unwrap();
+        (dir, path, listener)
+    }
+
+    /// A fake forwarder: answers rib/register, then sends an Interest with a 6-byte PitToken
+    /// (as ndnd does) and checks the Data carries it back, with the Interest's exact name.
+    #[test]
+    fn producer_registers_and_echoes_the_pit_token() {
+        let (dir, path, listener) = fake_socket("p");
         let fake = std::thread::spawn(move || {
             let (mut s, _) = listener.accept().unwrap();
             s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
@@ -783,11 +790,7 @@ mod tests {
         n: usize,
         mut answer: impl FnMut(&[u8]) -> Vec<Vec<u8>> + Send + 'static,
     ) -> (Endpoint, std::thread::JoinHandle<Vec<Vec<u8>>>) {
-        let dir = std::env::temp_dir().join(format!("ndncc-apps-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("fw.sock");
-        let _ = std::fs::remove_file(&path);
-        let listener = UnixListener::bind(&path).unwrap();
+        let (_dir, path, listener) = fake_socket(tag);
         let t = std::thread::spawn(move || {
             let (mut s, _) = listener.accept().unwrap();
             s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
@@ -904,11 +907,7 @@ mod tests {
     /// 16 by 600 ms (the at-once rule sent one per Nack round trip, thousands).
     #[test]
     fn a_window_facing_noroute_sends_a_bounded_number() {
-        let dir = std::env::temp_dir().join(format!("ndncc-apps-nr-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("fw.sock");
-        let _ = std::fs::remove_file(&path);
-        let listener = UnixListener::bind(&path).unwrap();
+        let (dir, path, listener) = fake_socket("nr");
         let fake = std::thread::spawn(move || {
             let (mut s, _) = listener.accept().unwrap();
             let mut interests = 0u64;
@@ -961,11 +960,7 @@ mod tests {
     /// A refused registration is an error that names the status.
     #[test]
     fn refused_registration_is_reported() {
-        let dir = std::env::temp_dir().join(format!("ndncc-apps-r-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("fw.sock");
-        let _ = std::fs::remove_file(&path);
-        let listener = UnixListener::bind(&path).unwrap();
+        let (dir, path, listener) = fake_socket("r");
         let fake = std::thread::spawn(move || {
             let (mut s, _) = listener.accept().unwrap();
             let cmd = read_element(&mut s);
