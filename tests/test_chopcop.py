@@ -4,6 +4,7 @@ from pathlib import Path
 
 import ndncc
 import pytest
+from chopcop_off_paper import CHUNK_BITS, GRID, greedy_neighbour, shares
 from ndncc.scenario import Scenario, ScenarioError
 
 BASELINE = Path(__file__).parent.parent / "scenarios" / "chopcop" / "baseline.toml"
@@ -65,21 +66,28 @@ def test_ictp_keys_are_checked():
         _ictp("dup_threshold = -1").resolve()
 
 
-def _non_cooperative(rate: int, fisp: bool, window: bool = True) -> Scenario:
+def _non_cooperative(rate: int, fisp: bool, **router: bool) -> Scenario:
     """Seed 001's Table I set-up: C asks 10 s of chunks at a constant rate, deaf to marks,
-    never re-asks; a long lifetime, so FISP's delayed Interests do not expire."""
+    never re-asks; a long lifetime, so FISP's delayed Interests do not expire. `router`: more
+    keys of the routers' chopcop table (fisp_window, fisp_pace)."""
     txt = BASELINE.read_text().replace(
         'controller = "chopcop"',
         f'controller = "constant-rate"\nrate = {rate}',
     )
     txt = txt.replace("max_seq = 10000", f"max_seq = {rate * 10}")
     txt = txt.replace('lifetime = "4s"', 'lifetime = "60s"')
+    keys = "".join(f"{k} = {str(v).lower()}\n" for k, v in {"fisp": fisp, **router}.items())
     txt = txt.replace(
-        "\n[defaults.node.schemes.chopcop]\n",
-        f"\n[defaults.node.schemes.chopcop]\nfisp = {str(fisp).lower()}\n"
-        f"fisp_window = {str(window).lower()}\n",
+        "\n[defaults.node.schemes.chopcop]\n", f"\n[defaults.node.schemes.chopcop]\n{keys}"
     )
     return Scenario.from_toml_str(txt).with_overrides(overrides={"scenario.duration": "15s"})
+
+
+def _b_to_c(r) -> "object":
+    """B→C's face series while the receiver asks (5–10 s)."""
+    f = r.face_series
+    f = f[(f["node_name"] == "B") & (f["peer_name"] == "C")]
+    return f[(f["time_s"] > 5) & (f["time_s"] <= 10)]
 
 
 def test_fisp_holds_interests_of_a_non_cooperative_receiver():
@@ -89,25 +97,24 @@ def test_fisp_holds_interests_of_a_non_cooperative_receiver():
     }
     # without FISP B's queue towards C overflows; with it, C is that queue's 1 500 KB (seed 001
     # §V-B: Q_max = 0.9·C = 1 350 KB). Shaping starts at Q = q_d + γ·q_i > Q_min = 600 KB;
-    # the DRR then sends only while q_d + q_i is below what B→C carries in one upstream round
-    # trip (40 Mbit/s × ≈ 110 ms ≈ 550 KB) plus a chunk: the queue q_d drains to about a chunk
-    # (below REM's q_min = 150 KB) and Q settles near γ·q_i ≈ 300 KB
+    # the DRR then serves while Q ≤ Q_max: Q is held near Q_max, and q_d near Q_max − γ·q_i,
+    # with q_i the Data owed over B's upstream round trip (40 Mbit/s × ≈ 105 ms ≈ 510 KB):
+    # ≈ 1 100 KB, the paper's "∼1050KB" (Fig. 6)
     assert faces[False][("B", "C")]["drops"] > 1000
     assert faces[True][("B", "C")]["drops"] == 0
-    assert faces[True][("B", "C")]["max_queue_bytes"] < 600_000
-    f = runs[True].face_series
-    f = f[(f["node_name"] == "B") & (f["peer_name"] == "C")]
-    f = f[(f["time_s"] > 5) & (f["time_s"] <= 10)]  # while the receiver asks
-    assert f["queue_bytes"].mean() < 100_000, f["queue_bytes"].mean()
+    f = _b_to_c(runs[True])
+    assert 0.85 * 1_050_000 < f["queue_bytes"].mean() < 1.15 * 1_050_000, f["queue_bytes"].mean()
     q = (f["queue_bytes"] + 0.5 * f["scheme_fisp_owed"]).mean()
-    assert 0.85 * 300_000 < q < 1.15 * 300_000, q
-    # the DRR's per-flow queue holds the Interests the link cannot carry yet
+    assert 0.95 * 1_350_000 < q <= 1.02 * 1_350_000, q
+    # the DRR's per-flow queue holds the Interests Q_max leaves no room for
     assert f["scheme_fisp_queued"].max() > 10
-    # paced at the link's rate only (fisp_window = false), the queue is not drained: Q is held
-    # near Q_min, q_d ≈ 600 KB − γ·q_i
-    paced = ndncc.run(_non_cooperative(200, True, window=False)).face_series
-    paced = paced[(paced["node_name"] == "B") & (paced["peer_name"] == "C")]
-    paced = paced[(paced["time_s"] > 5) & (paced["time_s"] <= 10)]
+    # with the window (fisp_window) the DRR drains q_d to about a chunk: Q ≈ γ·q_i ≈ 300 KB
+    window = _b_to_c(ndncc.run(_non_cooperative(200, True, fisp_window=True)))
+    assert window["queue_bytes"].mean() < 100_000, window["queue_bytes"].mean()
+    q = (window["queue_bytes"] + 0.5 * window["scheme_fisp_owed"]).mean()
+    assert 0.85 * 300_000 < q < 1.15 * 300_000, q
+    # paced at the link's rate only (fisp_pace), q_d stays where shaping began: Q near Q_min
+    paced = _b_to_c(ndncc.run(_non_cooperative(200, True, fisp_pace=True)))
     q = (paced["queue_bytes"] + 0.5 * paced["scheme_fisp_owed"]).mean()
     assert 0.85 * 600_000 < q < 1.15 * 600_000, q
     assert paced["queue_bytes"].mean() > 250_000, paced["queue_bytes"].mean()
@@ -198,75 +205,97 @@ def test_seven_node_asks_both_sources_whichever_is_nearer(a_ms, b_ms):
     assert g["completed"] > 100 and g["timeouts"] == 0, g
 
 
-CHUNK_BITS = 32 * 1024 * 8
-
-
-def _greedy_neighbour(mbps: float, buffer: int) -> Scenario:
-    """Not a topology of seed 001: S —10×, 20 ms— R —`mbps`, 5 ms— M, and M —10×, 5 ms— U1,
-    U2. U1 fetches /coop with RIC; U2 asks /greedy at twice the bottleneck's chunk rate, deaf
-    to marks. R→M's queue is `buffer` bytes; the others bandwidth × 300 ms. Every parameter at
-    its default (FISP's C: R→M's buffer)."""
-    fast = mbps * 10
-    big = int(fast * 1e6 / 8 * 0.3)
-    links = [("S", "R", fast, 20, big), ("R", "M", mbps, 5, buffer)]
-    links += [("M", u, fast, 5, big) for u in ("U1", "U2")]
-    txt = '[scenario]\nname = "greedy-neighbour"\nduration = "20s"\nseed = 1\n'
-    txt += '[defaults.node.schemes.chopcop]\nsegment_size = "1024B"\n'
-    for a, b, bw, delay, q in links:
-        txt += f'[[links]]\nbetween = ["{a}", "{b}"]\nbandwidth = "{bw}Mbps"\n'
-        txt += f'delay = "{delay}ms"\nqueue = "{q}B"\n'
-    common = 'kind = "consumer"\nchunk_segments = 32\nlifetime = "4s"\n'
-    txt += (
-        f'[[apps]]\nname = "coop"\nnode = "U1"\nprefix = "/coop"\ncontroller = "chopcop"\n{common}'
-    )
-    txt += f'[[apps]]\nname = "greedy"\nnode = "U2"\nprefix = "/greedy"\n{common}'
-    txt += f'controller = "constant-rate"\nrate = {2 * mbps * 1e6 / CHUNK_BITS}\n'
-    txt += 'retransmit = "none"\n'
-    for p in ("coop", "greedy"):
-        txt += f'[[apps]]\nname = "p{p}"\nnode = "S"\nkind = "producer"\nprefix = "/{p}"\n'
-        txt += 'payload = "1024B"\n'
-    return Scenario.from_toml_str(txt)
-
-
 # Where Q = q_d + γ·q_i stays above Q_max = 0.9·C on its q_i alone (γ = ½ × the Data owed over
-# R's ≈ 45 ms upstream round trip at the link's rate > 90 KB), phase 3 delays every Interest of
-# both flows: FISP caps the link, and the cooperative flow's Interests wait in the delay queue
-# (docs/schemes/chopcop.md, "FISP beside a greedy receiver").
-_PHASE_3_BOUND = "γ·q_i > Q_max on a 100 KB buffer: phase 3 delays every Interest (seed's Q)"
+# R's ≈ 45 ms upstream round trip at 100 Mbit/s > 90 KB), phase 3 holds every Interest of both
+# flows: FISP caps the link (docs/schemes/chopcop.md, "FISP beside a greedy receiver").
+_PHASE_3_BOUND = "γ·q_i > Q_max on a 100 KB buffer: phase 3 holds every Interest (seed's Q)"
+# The seed's FISP shapes only above Q_min = 0.4·C ≥ REM's 2·q_max, where REM marks every
+# Data: a cooperative flow sharing the interface with a greedy one is marked on every chunk.
+_REM_MARKS_ALL = "seed's reading: FISP holds q_d where REM marks every chunk of the RIC flow"
+# γ < 1: Q_max bounds q_d + γ·q_i, and the Data owed become q_d at full weight; where
+# (1 − γ)·q_i exceeds C − Q_max the queue overflows (10 Mbit/s, 100 KB; 100 Mbit/s, 1 000 KB)
+_OWED_OVERFLOW = "seed's reading, γ = ½: (1 − γ)·q_i > C − Q_max, the Data owed overflow C"
+
+
+def _mark(mbps: int, kb: int, window: bool):
+    marks = []
+    if window and (mbps, kb) == (100, 100):
+        marks = [pytest.mark.xfail(strict=True, reason=_PHASE_3_BOUND)]
+    if not window:
+        marks = [pytest.mark.xfail(strict=True, reason=_REM_MARKS_ALL)]
+    return pytest.param(
+        mbps, kb, window, marks=marks, id=f"{mbps}M-{kb}KB-{'window' if window else 'seed'}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("mbps", "buffer_kb", "window"),
+    [_mark(m, b, w) for w in (True, False) for m, b in GRID],
+)
+def test_fisp_beside_a_greedy_receiver(mbps, buffer_kb, window):
+    """FISP beside a receiver asking twice the link, every other parameter at its default: the
+    cooperative RIC flow gets at least 95 % of its fair share (half the link) over [5, 20] s,
+    the link stays busy (≥ 95 %), and no Data is dropped at the bottleneck once FISP engaged.
+    With the DRR's window (`fisp_window`) it holds; at the seed's reading (the default) it
+    cannot: strict expected failures, the cause measured by
+    `test_the_seeds_fisp_holds_the_queue_where_rem_marks_every_chunk`."""
+    sc = greedy_neighbour(mbps, buffer_kb * 1000)
+    if window:
+        sc = sc.with_overrides(overrides={"defaults.node.schemes.chopcop.fisp_window": True})
+    thr, drops, _ = shares(sc)
+    assert drops == 0
+    assert thr["coop"] + thr["greedy"] > 0.95 * mbps, thr
+    assert thr["coop"] >= 0.95 * mbps / 2, thr
+
+
+def test_the_seeds_fisp_holds_the_queue_where_rem_marks_every_chunk():
+    """Why the seed's FISP cannot keep a cooperative flow's share beside a greedy one (30 Mbit/s,
+    1 000 KB, defaults): it shapes only once Q > Q_min = 0.4·C, the level where REM (q_max =
+    0.2·C, gentle) marks with probability 1, and then holds Q near Q_max = 0.9·C. The shared
+    queue stays above REM's full-marking level, every chunk of the RIC flow is marked, and RIC
+    keeps its window at its floor: it gets a few per cent of its share while the greedy
+    receiver takes the rest of the link, which FISP keeps busy."""
+    thr, _, f = shares(greedy_neighbour(30, 1_000_000))
+    late = f[f["time_s"] > 5.0]
+    assert late["queue_bytes"].mean() > 0.4 * 1_000_000, late["queue_bytes"].mean()
+    assert late["scheme_rem_probability"].mean() > 0.99, late["scheme_rem_probability"].mean()
+    assert thr["coop"] < 0.1 * 30 / 2, thr
+    assert thr["coop"] + thr["greedy"] > 0.95 * 30, thr
+
+
+# Q_max's queue of 0.9·C = 4 500 KB at 10 Mbit/s is 3.6 s: with the wait in FISP's queues the
+# Data come back after the receiver's 4 s lifetime (the greedy receiver gets 1.4 Mbit/s)
+_LIFETIME = "seed's reading: Q_max's queue (0.9·C ÷ rate = 3.6 s) nearly the 4 s lifetime"
+_MAX_MIN_LIMITS = {
+    (10, 100): _OWED_OVERFLOW,
+    (100, 100): _PHASE_3_BOUND,
+    (100, 1000): _OWED_OVERFLOW,
+    (10, 5000): _LIFETIME,
+}
 
 
 @pytest.mark.parametrize(
     ("mbps", "buffer_kb"),
     [
-        (10, 100),
-        pytest.param(30, 100, marks=pytest.mark.xfail(strict=True, reason=_PHASE_3_BOUND)),
-        pytest.param(100, 100, marks=pytest.mark.xfail(strict=True, reason=_PHASE_3_BOUND)),
-        (10, 1000),
-        (30, 1000),
-        (100, 1000),
-        (10, 5000),
-        (30, 5000),
-        (100, 5000),
+        pytest.param(
+            m,
+            b,
+            marks=[pytest.mark.xfail(strict=True, reason=_MAX_MIN_LIMITS[(m, b)])]
+            if (m, b) in _MAX_MIN_LIMITS
+            else [],
+        )
+        for m, b in GRID
     ],
 )
-def test_fisp_beside_a_greedy_receiver(mbps, buffer_kb):
-    """FISP at its defaults beside a receiver asking twice the link: the cooperative RIC flow
-    gets at least 95 % of its fair share (half the link) over [5, 20] s, the link stays busy
-    (≥ 95 %), the DRR engaged, and no Data is dropped at the bottleneck from one 100-ms bin
-    after FISP first held an Interest (the Data of Interests sent before it knew the flows —
-    it learns a flow's interface from its first Data — are beyond its reach)."""
-    r = ndncc.run(_greedy_neighbour(mbps, buffer_kb * 1000))
-    lo, hi = 5.0, 20.0
-    s = r.series[r.series["time_s"] > lo]
-    thr = {
-        a: s.loc[s["app_name"] == a, "data_bytes"].sum() * 8 / (hi - lo) / 1e6
-        for a in ("coop", "greedy")
-    }
-    f = r.face_series
-    f = f[(f["node_name"] == "R") & (f["peer_name"] == "M")]
-    held = f[(f["scheme_fisp_queued"] > 0) | (f["scheme_fisp_delayed"] > 0)]
-    assert not held.empty  # FISP engaged
-    engaged = held["time_s"].min()
-    assert f.loc[f["time_s"] > engaged + 0.1 + 1e-9, "drops"].sum() == 0
+def test_the_seeds_fisp_shares_the_link_max_min_between_non_cooperative_receivers(mbps, buffer_kb):
+    """The fairness seed 001 claims for FISP (§III-B: the modified DRR "to approximate max-min
+    fairness"; Fig. 11: D at 20 chunks/s keeps its throughput whatever E asks), off the paper's
+    topology, defaults: a receiver asking 0.3× the link beside one asking 2× gets ≥ 95 % of
+    what it asks, the link stays busy (≥ 95 %), and no Data is dropped once FISP engaged. Where
+    the seed's reading cannot (strict expected failures), the reason is measured in
+    docs/schemes/chopcop.md, "FISP off the paper's topology"."""
+    low = 0.3 * mbps * 1e6 / CHUNK_BITS
+    thr, drops, _ = shares(greedy_neighbour(mbps, buffer_kb * 1000, coop_rate=low))
+    assert drops == 0
+    assert thr["coop"] >= 0.95 * 0.3 * mbps, thr
     assert thr["coop"] + thr["greedy"] > 0.95 * mbps, thr
-    assert thr["coop"] >= 0.95 * mbps / 2, thr

@@ -29,17 +29,6 @@ def rep(tmp_path_factory, drawn):
 # Required rows that do not hold, each explained in docs/schemes/chopcop.md ("Where we
 # differ"): the test fails if another one fails, and also if one of these starts to hold.
 KNOWN_DIFFERENCES = {
-    # the paper's "outgoing data queue ... kept at ∼1050KB" with FISP (one claim over the CIRs
-    # above the link): with C = the 1 500 KB queue FISP holds Q = q_d + γ·q_i near Q_min =
-    # 600 KB and its DRR, paced at the link's rate, keeps q_d where shaping began, so q_d ≈
-    # 600 KB − γ·q_i; phase 2 delays every Interest from Q = 1 125 KB on, so no γ ≥ 0 gives
-    # q_d ≈ 1 050 KB; with the DRR's window (fisp_window, the default) it drains q_d to about
-    # a chunk (docs/schemes/chopcop.md)
-    (
-        "FISP vs non-cooperative receiver (Table I, Fig. 6)",
-        "B's outgoing data queue towards C (q_d), mean (Fig. 6)",
-        "CIR 160 and 200/s (above ≈ 150), with FISP",
-    ),
     # ICP and HR-ICP keep the 7-node bottlenecks busy (a window halved once per τ stays above
     # the paths' BDP with the seed's bandwidth × 300 ms queues); the claim map finds the factor
     # only with ICP's window in segments and longer Fig. 12 delays, which contradict the
@@ -151,7 +140,7 @@ def test_figures_have_data_and_units(rep, drawn):
 
 def test_paper_cells_sit_on_the_rows_the_paper_prints(rep):
     """The paper's ≈ 1 050 KB is B's outgoing data queue q_d (§V-B), one claim over the CIRs
-    above the link, checked ±15 % at each; FISP's Q is ours, reported beside Q_min; the +55 %
+    above the link, checked ±15 % at each; FISP's Q is ours, reported beside Q_max; the +55 %
     has one row."""
     (qd,) = [r for r in rep.rows if r.paper == 1050]
     assert qd.metric.startswith("B's outgoing data queue towards C (q_d)")
@@ -164,7 +153,7 @@ def test_paper_cells_sit_on_the_rows_the_paper_prints(rep):
         r = big_q[cond]
         # q_d, not Q: Q adds γ·q_i, the Data owed upstream (B's 100 ms round trip)
         assert q < r.ours - 100, cond
-        assert r.paper is None and r.expected == 600 and r.within is None
+        assert r.paper is None and r.expected == 1350 and r.within is None
         assert "the run's γ = 0.5" in r.expected_source
     goal = [r for r in rep.rows if r.metric.startswith("throughput gain δ = 6 over δ = 2")]
     assert len(goal) == 1 and goal[0].paper == 55 and goal[0].tolerance.startswith("goal")

@@ -24,18 +24,22 @@
 //! flow joins its flow's outgoing Interest queue (one queue per flow, a content name), and the
 //! queues are served by deficit round robin whose deficit counter is charged the size of the
 //! Data the Interest will bring back (its requested segments × the Data's wire size), not the
-//! Interest's own size; each Interest served waits the time its Data take on the interface's
-//! link before the next is served, so the Interests leave at the rate the interface's Data link
-//! can carry; and (`window`, [OPEN], on by default) one is served only while the Data already
-//! committed to the link, q_d + q_i, are below what it carries in one upstream round trip
-//! (rate × smoothed RTT) plus a quantum, so that the Data queue the DRR found is drained rather
-//! than held (a held queue sits in REM's marking range and REM's marks, per interface, would cut
-//! a cooperative flow for a greedy one's excess). A queue's quantum is the largest such Data
-//! size asked on the interface so far, so that a visit serves at least one Interest. An
-//! Interest that waited half its lifetime in the queues is discarded. A delayed Interest waits
-//! in the interface's delay queue (not counted in Q) for the delay interval (default: the
-//! interface's smoothed RTT, sampled from when FISP sent an Interest upstream, not from when it
-//! took it), then joins its flow's queue, where phases 2 and 3 apply to it again. While the
+//! Interest's own size. The seed gives the DRR no pace; by default (its reading) the DRR serves
+//! while Q ≤ Q_max — phase 3 at the queues' head: an Interest sent adds γ·(its Data) to Q —, so
+//! Q is held near Q_max and q_d near Q_max − γ·q_i (seed 001 Fig. 6: "∼1050KB" of a 1 500 KB
+//! queue). Two [OPEN] readings are options: `pace`, one Interest per the time its Data take on
+//! the interface's link (q_d then stays where shaping began, Q near Q_min); and `window`
+//! (paced too), one served only while the Data already committed to the link, q_d + q_i, are
+//! below what it carries in one upstream round trip (rate × smoothed RTT) plus a quantum, so
+//! that the Data queue is drained rather than held (a held queue sits in REM's marking range,
+//! and REM's marks, per interface, cut a cooperative flow for a greedy one's excess). A queue's
+//! quantum is the largest such Data size asked on the interface so far, so that a visit serves
+//! at least one Interest. An Interest that waited half its lifetime in the queues is
+//! discarded. A delayed Interest waits in the interface's delay queue (not counted in Q) for
+//! the delay interval (default: the interface's smoothed RTT, sampled from when FISP sent an
+//! Interest upstream, not from when it
+//! took it), then re-enters its flow's queue ("will re-enter outgoing Interest queues after a
+//! certain interval"), where the DRR's hold at Q_max applies to it. While the
 //! queues hold Interests, a new Interest queues behind them even when shaping has stopped; one
 //! that finds them empty while not shaping leaves at once. The hooks do not tell an Interest's
 //! incoming face, so the interface of a flow is learnt from the face its Data go out on; a flow
@@ -70,8 +74,10 @@ pub struct FispParams {
     pub fallback: Duration,
     /// The DRR serves an Interest only while the Data committed to the interface's link (q_d +
     /// q_i) are below what it carries in one upstream round trip (link rate × smoothed RTT)
-    /// plus a quantum; false = paced at the link's rate only.
+    /// plus a quantum (and paces them at the link's rate, as `pace`).
     pub window: bool,
+    /// The DRR serves one Interest per the time its Data take on the interface's link.
+    pub pace: bool,
     /// Wire bytes of one Data segment before the interface has sent a Data (afterwards: the
     /// largest Data wire size seen leaving on it), for q_i, DRR's charge and C of a
     /// packets-limited buffer.
@@ -419,7 +425,16 @@ impl Fisp {
             .get(i)
             .and_then(|face| face.bandwidth)
             .map(|b| b.0 as f64);
+        let pace = self.p.pace || self.p.window;
         while self.ifaces[i].next_send <= now {
+            // phase 3 at the queues' head: above Q_max nothing is served; the next look is when
+            // a segment has left on the link (or a period later without a bandwidth)
+            let (q, cap) = (self.q(i, faces), self.capacity(i));
+            if q > self.p.q_max * cap && !self.ifaces[i].rr.is_empty() {
+                let wait = bw.map_or(self.p.period, |b| Duration((self.wire(i) * 8e9 / b) as u64));
+                self.ifaces[i].next_send = now + wait.max(Duration(1));
+                return;
+            }
             if let (Some(bw), Some(srtt), true) = (bw, self.ifaces[i].srtt, self.p.window) {
                 // the Data already committed to the link (queued, or owed by Interests sent)
                 // against what it carries in one upstream round trip, plus a quantum
@@ -436,9 +451,10 @@ impl Fisp {
             let Some(d) = self.ifaces[i].next_drr(now) else {
                 return;
             };
-            let gap = bw.map_or(Duration::ZERO, |b| {
-                Duration((d.cost * 8.0 * 1e9 / b) as u64)
-            });
+            let gap = match bw {
+                Some(b) if pace => Duration((d.cost * 8.0 * 1e9 / b) as u64),
+                _ => Duration::ZERO,
+            };
             self.ifaces[i].next_send = now + gap;
             self.sent(now, i, &d.interest);
             self.actions.push_back(ModuleAction::SendInterest {
@@ -578,10 +594,11 @@ impl Fisp {
     }
 
     /// Phases 1 and 4 every period; a delayed Interest whose interval is over re-enters its
-    /// flow's outgoing queue if phases 2 and 3 let it (else it is delayed once more); the queues
-    /// are served.
+    /// flow's outgoing queue (seed 001: the delayed Interests "will re-enter outgoing Interest
+    /// queues after a certain interval"), where phase 3 at the queues' head holds it while Q >
+    /// Q_max; the queues are served.
     /// One that waited longer than its lifetime is discarded (its PIT entry has expired).
-    pub fn on_timeout(&mut self, now: Instant, faces: &[Face], rng: &mut RngStream) {
+    pub fn on_timeout(&mut self, now: Instant, faces: &[Face]) {
         if now >= self.next_check {
             self.next_check = now + self.p.period;
             let expired: Vec<Name> = self
@@ -616,12 +633,7 @@ impl Fisp {
                 .count();
             for _ in 0..due {
                 let d = self.ifaces[i].delayed.pop_front().expect("due");
-                if self.must_delay(i, d.interest.name.base, faces, rng) {
-                    let until = now + self.delay_interval(i);
-                    self.ifaces[i].delayed.push_back(Delayed { until, ..d });
-                } else {
-                    self.release(now, i, d);
-                }
+                self.release(now, i, d);
             }
             self.pump(now, i, faces);
         }

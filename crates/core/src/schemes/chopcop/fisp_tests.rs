@@ -21,6 +21,7 @@ fn params() -> FispParams {
         fallback: Duration::from_millis(100),
         segment_bytes: KB,
         window: false,
+        pace: true,
     }
 }
 
@@ -148,9 +149,9 @@ fn q_counts_queued_data_and_data_owed_to_interests_sent() {
     assert_eq!(f.q_flow(0, NameId(1)), 9.0 * KB);
     // an Interest never answered stops counting after its lifetime
     f.on_interest_out(ms(0), UP, &chunk(2, 7), &fs, &mut r);
-    f.on_timeout(ms(3_990), &fs, &mut r);
+    f.on_timeout(ms(3_990), &fs);
     assert_eq!(f.ifaces[0].q_i(), 32.0 * KB);
-    f.on_timeout(ms(4_000), &fs, &mut r);
+    f.on_timeout(ms(4_000), &fs);
     assert_eq!(f.ifaces[0].q_i(), 0.0);
 }
 
@@ -176,12 +177,12 @@ fn phase_1_starts_shaping_only_at_the_periodic_check_above_q_min() {
     });
     let mut fs = faces();
     queue(&mut f, &mut fs, 1, 40);
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     assert!(!f.ifaces[0].shaping, "Q = Q_min: not above it");
     queue(&mut f, &mut fs, 1, 1);
-    f.on_timeout(ms(5), &fs, &mut r);
+    f.on_timeout(ms(5), &fs);
     assert!(!f.ifaces[0].shaping, "between checks");
-    f.on_timeout(ms(10), &fs, &mut r);
+    f.on_timeout(ms(10), &fs);
     assert!(f.ifaces[0].shaping, "the next period");
     assert_eq!(f.poll_timeout(), Some(ms(20)));
 }
@@ -206,7 +207,7 @@ fn phase_2_delays_flows_over_their_fair_share_with_probability_p() {
     let mut r = rng();
     // Q = 65 KB: P = 0.8; flow 1 has it all, flow 2 has nothing queued
     queue(&mut f, &mut fs, 1, 65);
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     let n = 20_000;
     let delayed = delays(&mut f, &fs, 1, n, &mut r);
     let share = delayed as f64 / n as f64;
@@ -227,7 +228,7 @@ fn phase_2_delays_flows_over_their_fair_share_with_probability_p() {
     let mut fs = faces();
     queue(&mut f, &mut fs, 1, 45);
     queue(&mut f, &mut fs, 2, 15);
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     assert_eq!(delays(&mut f, &fs, 2, 2000, &mut r), 0, "15 KB < 40 KB / 2");
     let n = delays(&mut f, &fs, 1, 2000, &mut r);
     assert!((1300..1500).contains(&n), "P = 0.7 at Q = 60 KB: {n}");
@@ -239,7 +240,7 @@ fn phase_2_delays_flows_over_their_fair_share_with_probability_p() {
     let mut fs = faces();
     queue(&mut f, &mut fs, 1, 45);
     queue(&mut f, &mut fs, 2, 25);
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     let n = delays(&mut f, &fs, 2, 2000, &mut r);
     assert!((1700..1900).contains(&n), "{n}");
 }
@@ -269,7 +270,7 @@ fn phase_3_delays_everything_above_q_max() {
 }
 
 #[test]
-fn delayed_interests_are_rechecked_after_the_interval_and_all_released_below_q_release() {
+fn delayed_interests_rejoin_their_queue_after_the_interval_held_there_above_q_max() {
     let mut f = fisp(FispParams {
         gamma: 0.0,
         ..params()
@@ -281,25 +282,24 @@ fn delayed_interests_are_rechecked_after_the_interval_and_all_released_below_q_r
         f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r);
     }
     assert_eq!(f.poll_timeout(), Some(ms(0)), "the first check");
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     assert_eq!(f.poll_timeout(), Some(ms(10)));
-    // at the end of the interval (50 ms) Q is still above Q_max: delayed again
-    f.on_timeout(ms(50), &fs, &mut r);
-    assert_eq!((f.ifaces[0].delayed_len(), f.poll_action()), (5, None));
+    // at the end of the interval (50 ms) they rejoin their flow's outgoing queue (seed 001:
+    // "will re-enter outgoing Interest queues after a certain interval"), where Q above Q_max
+    // holds them (phase 3 at the queues' head): none is sent
+    f.on_timeout(ms(50), &fs);
+    assert_eq!(f.ifaces[0].delayed_len(), 0);
+    assert_eq!((f.ifaces[0].queued_len(), f.poll_action()), (5, None));
     assert_eq!(f.ifaces[0].delayed_total, 5, "counted once");
-    // the queue drains to 35 KB (above Q_release, below Q_min): released at the interval's end
-    for _ in 0..56 {
-        let (p, _) = fs[0].dequeue(ms(60)).unwrap();
-        f.on_queue(DOWN, &p, false, &fs);
-    }
-    f.on_timeout(ms(60), &fs, &mut r);
-    assert!(!f.ifaces[0].shaping);
-    assert_eq!(
-        f.ifaces[0].delayed_len(),
-        5,
-        "Q ≥ Q_release: wait for the interval"
-    );
-    f.on_timeout(ms(100), &fs, &mut r);
+    // the queue drains to 90 KB, still not below Q_max: held
+    let (p, _) = fs[0].dequeue(ms(55)).unwrap();
+    f.on_queue(DOWN, &p, false, &fs);
+    f.on_timeout(ms(55), &fs);
+    assert_eq!((f.ifaces[0].queued_len(), f.poll_action()), (5, None));
+    // 89 KB < Q_max: the DRR serves them (no bandwidth here: no pace)
+    let (p, _) = fs[0].dequeue(ms(60)).unwrap();
+    f.on_queue(DOWN, &p, false, &fs);
+    f.on_timeout(ms(60), &fs);
     let sent: Vec<_> = std::iter::from_fn(|| f.poll_action()).collect();
     assert_eq!(sent.len(), 5);
     assert_eq!(
@@ -312,7 +312,7 @@ fn delayed_interests_are_rechecked_after_the_interval_and_all_released_below_q_r
     assert_eq!(
         f.ifaces[0].q_i(),
         5.0 * 32.0 * KB,
-        "released: now owed (γ = 0 here)"
+        "sent: now owed (γ = 0 here)"
     );
     // phase 4: below Q_release every delayed Interest goes at the next check
     let mut f = fisp(params());
@@ -325,13 +325,13 @@ fn delayed_interests_are_rechecked_after_the_interval_and_all_released_below_q_r
         let (p, _) = fs[0].dequeue(ms(1)).unwrap();
         f.on_queue(DOWN, &p, false, &fs);
     }
-    f.on_timeout(ms(1), &fs, &mut r);
-    assert_eq!(
-        std::iter::from_fn(|| f.poll_action()).count(),
-        3,
-        "29 KB < Q_release"
-    );
-    assert_eq!(f.ifaces[0].q_i(), 3.0 * 32.0 * KB, "released: now owed");
+    f.on_timeout(ms(1), &fs);
+    // 29 KB < Q_release: all three rejoin the queue; the DRR serves while Q ≤ Q_max, and Q
+    // counts what a sent one owes (γ = 1): 29 → 61 → 93 KB, the third waits
+    assert_eq!(f.ifaces[0].delayed_len(), 0, "29 KB < Q_release: released");
+    assert_eq!(std::iter::from_fn(|| f.poll_action()).count(), 2);
+    assert_eq!(f.ifaces[0].queued_len(), 1);
+    assert_eq!(f.ifaces[0].q_i(), 2.0 * 32.0 * KB, "sent: now owed");
 }
 
 #[test]
@@ -366,7 +366,7 @@ fn interval_is_the_interfaces_smoothed_rtt_and_stale_copies_are_dropped() {
         let (p, _) = fs[0].dequeue(ms(1)).unwrap();
         f.on_queue(DOWN, &p, false, &fs);
     }
-    f.on_timeout(ms(4_001), &fs, &mut r);
+    f.on_timeout(ms(4_001), &fs);
     assert_eq!((f.poll_action(), f.ifaces[0].expired), (None, 1));
 }
 
@@ -454,12 +454,12 @@ fn released_interests_leave_at_the_data_rate_round_robin() {
         let (p, _) = fs[0].dequeue(ms(1)).unwrap();
         f.on_queue(DOWN, &p, false, &fs);
     }
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     let mut times = Vec::new();
     let mut t = 0;
     while times.len() < 4 && t < 100 {
         if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
-            f.on_timeout(ms(t), &fs, &mut r);
+            f.on_timeout(ms(t), &fs);
         }
         while let Some(ModuleAction::SendInterest { interest, .. }) = f.poll_action() {
             times.push((t, interest.name.base.0, interest.name.seq.unwrap()));
@@ -519,10 +519,10 @@ fn c_is_the_faces_outbound_buffer_unless_set() {
     while fs2[0].dequeue(ms(0)).is_some() {}
     f.on_data_out(&fs2[0], &data(1, 0));
     queue(&mut f, &mut fs2, 1, 600);
-    f.on_timeout(ms(0), &fs2, &mut r);
+    f.on_timeout(ms(0), &fs2);
     assert!(!f.ifaces[0].shaping);
     queue(&mut f, &mut fs2, 1, 1);
-    f.on_timeout(ms(10), &fs2, &mut r);
+    f.on_timeout(ms(10), &fs2);
     assert!(f.ifaces[0].shaping);
     // P from the face's C: P₀ at Q_min, 1 from Q_min + 0.7·(Q_max − Q_min) = 1 125 KB
     let c = f.capacity(0);
@@ -574,7 +574,7 @@ fn a_packets_limited_c_counts_the_datas_wire_size() {
         FaceKind::Net { peer: 1, link: 0 },
         QueueLimit::Packets(500),
     );
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     assert_eq!(f.capacity(0), 550_000.0);
 }
 
@@ -643,7 +643,7 @@ fn drr_charges_each_flow_the_data_its_interests_bring_back() {
     // Q_j = 0), so phase 2 never delays them
     f.on_data_out(&fs[0], &data(3, 0));
     queue(&mut f, &mut fs, 3, 45);
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     assert!(f.ifaces[0].shaping);
     for s in 0..3 {
         f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r);
@@ -663,7 +663,7 @@ fn drr_charges_each_flow_the_data_its_interests_bring_back() {
     let mut sent = Vec::new();
     for t in 0..60 {
         if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
-            f.on_timeout(ms(t), &fs, &mut r);
+            f.on_timeout(ms(t), &fs);
         }
         while let Some(ModuleAction::SendInterest { interest, .. }) = f.poll_action() {
             sent.push((t, interest.name.base.0));
@@ -726,7 +726,7 @@ fn the_rtt_sample_starts_when_fisp_sends_the_interest() {
     let mut r = rng();
     f.on_data_out(&fs[0], &data(3, 0));
     queue(&mut f, &mut fs, 3, 45); // shaping: Q = 45 KB > Q_min
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     for s in 0..2 {
         assert_eq!(
             f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r),
@@ -735,7 +735,7 @@ fn the_rtt_sample_starts_when_fisp_sends_the_interest() {
     }
     f.poll_action();
     assert_eq!(f.poll_timeout(), Some(ms(8)), "the second waits its turn");
-    f.on_timeout(ms(8), &fs, &mut r);
+    f.on_timeout(ms(8), &fs);
     assert!(matches!(
         f.poll_action(),
         Some(ModuleAction::SendInterest { interest, .. }) if interest.name.seq == Some(1)
@@ -762,7 +762,7 @@ fn drr_window_holds_what_the_link_cannot_carry_in_a_round_trip() {
     let mut r = rng();
     f.on_data_out(&fs[0], &data(3, 0));
     queue(&mut f, &mut fs, 3, 45); // Q = 45 KB > Q_min: shaping
-    f.on_timeout(ms(0), &fs, &mut r);
+    f.on_timeout(ms(0), &fs);
     for _ in 0..45 {
         let (p, _) = fs[0].dequeue(ms(0)).unwrap();
         f.on_queue(DOWN, &p, false, &fs); // the queue drains: q_d = 0
@@ -774,7 +774,7 @@ fn drr_window_holds_what_the_link_cannot_carry_in_a_round_trip() {
     let mut sent = Vec::new();
     for t in 0..40 {
         if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
-            f.on_timeout(ms(t), &fs, &mut r);
+            f.on_timeout(ms(t), &fs);
         }
         while let Some(ModuleAction::SendInterest { interest, .. }) = f.poll_action() {
             sent.push((t, interest.name.seq.unwrap()));
@@ -793,7 +793,7 @@ fn drr_window_holds_what_the_link_cannot_carry_in_a_round_trip() {
     let mut next = Vec::new();
     for t in 40..80 {
         if f.poll_timeout().is_some_and(|w| w <= ms(t)) {
-            f.on_timeout(ms(t), &fs, &mut r);
+            f.on_timeout(ms(t), &fs);
         }
         next.extend(std::iter::from_fn(|| f.poll_action()));
     }
@@ -802,4 +802,58 @@ fn drr_window_holds_what_the_link_cannot_carry_in_a_round_trip() {
         1,
         "one more chunk: 64 + 32 = 96 KB ≥ 72 KB again"
     );
+}
+
+/// Unpaced (`pace = false`, the default), the DRR serves its queues while Q ≤ Q_max (phase 3
+/// at the queues' head), in deficit order, every Interest it sends adding γ·(its Data) to Q:
+/// the Data queue is held near Q_max − γ·q_i (seed 001 Fig. 6's ≈ 1 050 KB of 1 500 KB).
+#[test]
+fn unpaced_drr_serves_while_q_is_at_most_q_max_in_deficit_order() {
+    let mut f = fisp(FispParams {
+        pace: false,
+        ..params()
+    });
+    let mut fs = faces();
+    fs[0].bandwidth = Some(crate::time::BitRate(32_000_000)); // no pace: unused
+    let mut r = rng();
+    // flow 3's Data: Q = 91 KB > Q_max: every Interest of flows 1 and 2 is delayed (phase 3)
+    f.on_data_out(&fs[0], &data(3, 0));
+    queue(&mut f, &mut fs, 3, 91);
+    f.on_timeout(ms(0), &fs);
+    for s in 0..3 {
+        f.on_interest_out(ms(0), UP, &chunk(1, s), &fs, &mut r);
+    }
+    for s in 0..8 {
+        let mut reask = chunk(2, s);
+        reask.ext.set_chunk(Some(ChunkRequest {
+            segments: 32,
+            mask: 0b1111,
+        }));
+        f.on_interest_out(ms(0), UP, &reask, &fs, &mut r);
+    }
+    assert_eq!(f.ifaces[0].delayed_total, 11);
+    // the interval (50 ms) ends: they rejoin their queues, held while Q > Q_max
+    f.on_timeout(ms(50), &fs);
+    assert_eq!((f.ifaces[0].queued_len(), f.poll_action()), (11, None));
+    let drain = |f: &mut Fisp, fs: &mut Vec<Face>, kb: usize, t: u64| {
+        for _ in 0..kb {
+            let (p, _) = fs[0].dequeue(ms(t)).unwrap();
+            f.on_queue(DOWN, &p, false, fs);
+        }
+        f.on_timeout(ms(t), fs);
+        std::iter::from_fn(|| f.poll_action())
+            .map(|a| match a {
+                ModuleAction::SendInterest { interest, .. } => interest.name.base.0,
+                _ => unreachable!(),
+            })
+            .collect::<Vec<_>>()
+    };
+    // q_d drains to 45 KB: Q (γ = 1) 45 → 77 (flow 1's chunk spends its quantum) → 81, 85, 89,
+    // 93 (flow 2's 4 KB re-asks) → above Q_max: held, all at the same instant (no pace)
+    assert_eq!(drain(&mut f, &mut fs, 46, 60), vec![1, 2, 2, 2, 2]);
+    assert_eq!(f.ifaces[0].queued_len(), 6);
+    // 40 KB more leave: Q = 53 KB; flow 2's visit goes on with the 16 KB left of its quantum
+    // (57, 61, 65, 69; its queue empties), then flow 1's next chunk: 101 KB, held
+    assert_eq!(drain(&mut f, &mut fs, 40, 61), vec![2, 2, 2, 2, 1]);
+    assert_eq!(f.ifaces[0].queued_len(), 1);
 }

@@ -8,9 +8,10 @@
 //!
 //! * FISP, fair-share Interest shaping ([`fisp`], on with `fisp = true`): Interests of flows
 //!   whose Data would overflow an interface wait in a delay queue; while an interface shapes,
-//!   its Interests leave through per-flow queues served by deficit round robin at the rate of
-//!   the interface's Data link, and only while the Data committed to that link fit in one
-//!   upstream round trip of it (`fisp_window`).
+//!   its Interests leave through per-flow queues served by deficit round robin while the
+//!   interface's Q ≤ Q_max (the seed's reading), or, as options, at the rate of the
+//!   interface's Data link (`fisp_pace`) and only while the Data committed to that link fit in
+//!   one upstream round trip of it (`fisp_window`).
 
 pub mod fisp;
 pub mod ric;
@@ -74,9 +75,13 @@ crate::scheme_config! {
         fisp_delay_fallback: Duration = Duration::from_millis(100), Kind::POSITIVE_TIME, "time";
         /// FISP's DRR sends an Interest only while the Data committed to the interface's link
         /// (queued, or owed by Interests sent) are below what the link carries in one upstream
-        /// round trip plus a chunk [OPEN: the seed gives the DRR no rate]; false = paced at
-        /// the link's rate only.
-        fisp_window: bool = true, Kind::Bool, "";
+        /// round trip plus a chunk, paced at the link's rate [OPEN: the seed gives the DRR no
+        /// rate; an extension for fairness beside a greedy receiver, off: the seed's reading].
+        fisp_window: bool = false, Kind::Bool, "";
+        /// FISP's DRR sends one Interest per the time its Data take on the interface's link
+        /// [OPEN: the seed gives the DRR no rate; off: the DRR is held by phase 3 only, at
+        /// Q ≤ Q_max].
+        fisp_pace: bool = false, Kind::Bool, "";
         /// The size of one Data segment before an interface has sent a Data (afterwards the
         /// largest Data wire size seen leaving on it): a chunk Interest owes its segments × this
         /// to q_i, and is charged as much by FISP's DRR [OPEN: seed 001's 1 KB].
@@ -140,6 +145,7 @@ impl ChopcopRouter {
                 fallback: cfg.fisp_delay_fallback,
                 segment_bytes: cfg.segment_size as f64,
                 window: cfg.fisp_window,
+                pace: cfg.fisp_pace,
             })
         });
         ChopcopRouter {
@@ -256,7 +262,7 @@ impl RouterHooks for ChopcopRouter {
     }
     fn on_timeout(&mut self, now: Instant, faces: &[Face]) {
         if let Some(f) = &mut self.fisp {
-            f.on_timeout(now, faces, &mut self.rng);
+            f.on_timeout(now, faces);
         }
     }
     fn poll_action(&mut self) -> Option<ModuleAction> {
