@@ -73,6 +73,8 @@ def fig6(res: dict[str, Outcome], out: Path) -> Path:
                 *queue(res[C.cir_key(cir, fisp)], "B", "C"), color=c, lw=0.9, label=f"CIR {cir}/s"
             )
         ax.axhline(1500, color="grey", ls=":", lw=0.8, label="capacity 1 500 KB")
+        if fisp:
+            ax.axhline(1050, color="black", ls="--", lw=0.8, label="paper: ≈ 1 050 KB")
         ax.set(
             title=f"({'ab'[i]}) {'with' if fisp else 'without'} FISP",
             xlabel="Time (s)",
