@@ -395,6 +395,32 @@ def test_seed_001_declares_gamma_icps_unit_and_fig_12(tmp_path):
     assert fig12.overrides(jobs["multi-source/chopcop"], 12.0) == {}
 
 
+def test_seed_001_declares_the_data_overhead_and_the_cir_jitter():
+    """The Data's wire bytes beyond 1 KB reach every run; the jitter reaches the constant-rate
+    receivers only (Table I's and Fig. 11's), not RIC's; our defaults (0 B, 0 µs) set nothing
+    (docs/schemes/chopcop.md, "Table I without FISP: the queue's filling")."""
+    from ndncc.experiments import chopcop as C
+
+    decl = declaration("chopcop")
+    jobs = {j.key: j for j in C.jobs(False)}
+    overhead, jitter = (decl.by_name(n) for n in ("Data wire overhead", "CIR receiver jitter"))
+    assert (overhead.lo, overhead.hi, overhead.default) == (0, 100, 0)
+    assert (jitter.lo, jitter.hi, jitter.default) == (0, 1000, 0)
+    for k in ("baseline/chopcop", "seven-node/icp", C.cir_key(160, False), C.hbh_key(40, "hbh")):
+        assert overhead.overrides(jobs[k], 30) == {"packets.data_overhead": "30B"}, k
+        assert overhead.overrides(jobs[k], 0) == {}, k
+    os_clock = {"clock": "os", "clock_granularity": "1ns", "clock_wait_mean": "50us"}
+    assert jitter.overrides(jobs[C.cir_key(160, False)], 50.0) == {
+        f"apps[receiver].{k}": v for k, v in os_clock.items()
+    }
+    assert jitter.overrides(jobs[C.hbh_key(40, "fisp")], 50.0) == {
+        f"apps[{a}].{k}": v for a in ("d", "e") for k, v in os_clock.items()
+    }
+    assert jitter.overrides(jobs[C.cir_key(160, False)], 0.0) == {}
+    for k in ("baseline/chopcop", "fairness", "seven-node/icp"):
+        assert jitter.overrides(jobs[k], 50.0) == {}, k
+
+
 def test_fresh_discards_the_evaluations_too(tmp_path):
     out = tmp_path / "m"
     run_map(paper_module("toy"), declaration("toy"), out, points=3, n_jobs=1)

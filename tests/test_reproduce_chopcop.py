@@ -78,6 +78,22 @@ def test_table_1_delivery_counts_complete_chunks(rep):
         )
 
 
+def test_table_1_without_fisp_is_the_queues_filling(rep):
+    """Without FISP above the link every complete chunk is one B's queue took whole before it
+    first overflowed: the reported row's count (the checked row's ratio × the chunks asked)
+    sits on (N − b)/e from the run's settings (periodic chunks; docs/schemes/chopcop.md)."""
+    rows = {(r.metric, r.condition): r for r in rep.rows}
+    for cir in (160, 200):
+        cond = f"CIR {cir}/s, without FISP"
+        r = rows[
+            ("complete chunks beside those B's queue takes whole before it first overflows", cond)
+        ]
+        assert r.paper is None and r.within is None and r.expected_source.startswith("derived")
+        assert r.ours == pytest.approx(r.expected, rel=0.01), cond
+        ratio = rows[("delivery ratio / throughput (complete chunks)", cond)].ours[0]
+        assert ratio * chopcop.cir_chunks(cir, True)[0] == pytest.approx(r.ours), cond
+
+
 def test_paper_column_holds_only_the_papers_numbers(rep):
     """Our own checks leave `paper` empty; every expected value has its source."""
     for r in rep.rows:

@@ -368,6 +368,71 @@ def fisp_q_kb(o: Outcome, node: str, peer: str, lo: float, hi: float) -> float:
     return float((f["queue_bytes"] + gamma * f["scheme_fisp_owed"].fillna(0)).mean() / 1000)
 
 
+def chunks_before_overflow(
+    queue: dict[str, int],
+    wire_bytes: float,
+    rate_bps: float,
+    upstream_bps: float,
+    cir: float,
+    segments: int = 32,
+) -> float:
+    """Table I without FISP above the link: the chunks B's drop-tail queue takes whole before
+    it first overflows, when a periodic receiver asks `cir` chunks/s, each chunk's `segments`
+    Data (`wire_bytes` each) reach B back to back on the `upstream_bps` link and leave on the
+    `rate_bps` one. Between two chunks the link drains r/CIR segments (r = rate / (8 × wire)),
+    so the queue's level after each chunk grows by e = segments − r/CIR; while a chunk arrives
+    the link drains only a share rate/upstream of it, so its burst stands b = segments × (1 −
+    rate/upstream) above that level; the first segment is lost when level + b passes the
+    queue's N segments (`queue`: ``{"bytes": …}`` or ``{"packets": …}``): after (N − b)/e
+    chunks. From then on each period drains fewer than `segments` and, arrivals being
+    periodic, every chunk loses its last segments: these are all the complete chunks (inf when
+    the link drains a chunk per period, e ≤ 0). Valid while the upstream link is faster than
+    the chunks asked (it queues nothing)."""
+    n = queue["packets"] if "packets" in queue else queue["bytes"] / wire_bytes
+    drained = rate_bps / (8 * wire_bytes) / cir
+    e = segments - drained
+    b = segments * (1 - rate_bps / upstream_bps)
+    return max(0.0, (n - b) / e) if e > 0 else float("inf")
+
+
+def link_setting(o: Outcome, index: int, *keys: str):
+    """A link's setting in this run: for the first of `keys` the run or its scenario file sets
+    (``"queue_ab", "queue"``: a direction's own queue before the link's), the run's override
+    (``links[i].key``), else its scenario file's (the baseline's when the outcome does not name
+    its file)."""
+    path = o.summary.get("source") or str(scenario_root() / PAPER / "baseline.toml")
+    link = scenario_toml(str(path))["links"][index]
+    for key in keys:
+        k = f"links[{index}].{key}"
+        if k in o.overrides:
+            return o.overrides[k]
+        if key in link:
+            return link[key]
+    raise KeyError(f"links[{index}] sets none of {keys}")
+
+
+def data_wire_bytes(o: Outcome, node: str, peer: str) -> float:
+    """The mean wire size of the Data `node` sent towards `peer` in this run (B)."""
+    f = face_summary(o, node, peer)
+    return f["out_data_bytes"] / f["out_data"] if f["out_data"] else float("nan")
+
+
+def run_chunks_before_overflow(o: Outcome, cir: float) -> tuple[float, dict]:
+    """`chunks_before_overflow` with this run's settings (baseline.toml: links[0] is A–B,
+    links[1] B–C, B→C its first direction; the Data's wire size as B sent them to C), and
+    those settings."""
+    from ..units import parse_queue, parse_rate
+
+    s = dict(
+        queue=parse_queue(link_setting(o, 1, "queue_ab", "queue")),  # B→C
+        wire_bytes=data_wire_bytes(o, "B", "C"),
+        rate_bps=parse_rate(link_setting(o, 1, "bandwidth")),
+        upstream_bps=parse_rate(link_setting(o, 0, "bandwidth")),
+        cir=cir,
+    )
+    return chunks_before_overflow(**s), s
+
+
 def drops(o: Outcome, node: str, peer: str) -> int:
     return sum(f["drops"] for f in o.summary["faces"] if f["node"] == node and f["peer"] == peer)
 

@@ -1,8 +1,9 @@
 """Seed 001's unknowns (the claim map, ``docs/unknowns.md``): the timer τ the authors ran ICP
 and HR-ICP with (not printed), ICP's unit of request over the paper's chunks (ambiguous),
 FISP's γ (not printed), Fig. 7's, Fig. 9's and Fig. 12's link delays (images), the size of the
-Interest-direction queues (§IV's "100KB" Interest queue, per interface or per flow not said)
-and RIC's initial window (not printed).
+Interest-direction queues (§IV's "100KB" Interest queue, per interface or per flow not said),
+RIC's initial window (not printed), the Data's wire bytes beyond their 1 KB payload and the
+timing jitter of the constant-rate receivers (not printed).
 
 Where an unknown applies: each τ to the runs of its scheme that use the default τ (the τ sweep
 and ICP's variants keep theirs); Fig. 7's delays to the multi-source runs (the ICTP runs at
@@ -10,7 +11,9 @@ other A–C delays keep theirs); Fig. 9's to the fairness topology's access link
 and Fig. 11 runs); the Interest-direction queue, as a share ρ of the link's own queue, to every
 link of every run; RIC's initial window to every receiver running CHoPCoP's controller; γ to
 every run whose routers run CHoPCoP's part; ICP's unit to the ICP and HR-ICP receivers at the
-default τ (the 7-node unit runs keep theirs); Fig. 12's A–C and B–C delays to the 7-node runs.
+default τ (the 7-node unit runs keep theirs); Fig. 12's A–C and B–C delays to the 7-node runs;
+the Data wire overhead to every run; the jitter to every constant-rate receiver (Table I's and
+Fig. 11's).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from ..claims.unknowns import Constraint, Declaration, Unknown, initial_window, 
 from ..units import parse_size
 from . import chopcop
 
+#: the Data's wire bytes beyond the payload (`[packets] data_overhead`)
+DATA_OVERHEAD_KEY = "packets.data_overhead"
 TOPOLOGIES = ("baseline.toml", "multi-source.toml", "fairness.toml", "seven-node.toml")
 
 
@@ -119,6 +124,26 @@ def _icp_unit(job, value) -> dict:
 
 def _initial_window(job, value) -> dict:
     return {f"apps[{a}].initial_window": value for a in _apps_with(job, "chopcop")}
+
+
+def _data_overhead(job, value) -> dict:
+    """Every Data's wire bytes beyond its 1 KB payload, in every run (our default 0 leaves the
+    key unset: the scenarios' own)."""
+    return {DATA_OVERHEAD_KEY: f"{round(value)}B"} if value else {}
+
+
+def _cir_jitter(job, value) -> dict:
+    """The constant-rate receivers' sends each late by an exponential wait of mean `value` µs
+    (an OS clock of 1 ns granularity, the schedule kept: the rate does not change); 0, our
+    default, leaves them exactly periodic."""
+    if not value:
+        return {}
+    out = {}
+    for a in _apps_with(job, "constant-rate"):
+        out[f"apps[{a}].clock"] = "os"
+        out[f"apps[{a}].clock_granularity"] = "1ns"
+        out[f"apps[{a}].clock_wait_mean"] = f"{value:g}us"
+    return out
 
 
 def _tau_unknown(name: str, hbh: bool, note: str) -> Unknown:
@@ -229,6 +254,38 @@ def declaration() -> Declaration:
                 " whether per interface or per flow (FISP's queues): 100 KB is ρ ≈ 0.067 on the"
                 " 1 500 KB bottleneck, 0.013 on a 7 500 KB link",
                 apply=_interest_queue,
+            ),
+            Unknown(
+                "Data wire overhead",
+                (DATA_OVERHEAD_KEY,),
+                0,
+                "not printed",
+                lo=0,
+                hi=100,
+                unit="B",
+                integer=True,
+                note='bytes of every Data on the wire beyond its 1 KB payload (§IV: "a data'
+                ' packet is 1KB in size"; its header — type, name, chunk ID, seq num, service ID'
+                " — and the Ethernet header Click's link emulation may count are not sized)."
+                " Table I without FISP at CIR 160 hangs on it (docs/schemes/chopcop.md). Every"
+                " run",
+                apply=_data_overhead,
+            ),
+            Unknown(
+                "CIR receiver jitter",
+                ("apps[<receiver>].clock_wait_mean",),
+                0.0,
+                "not printed",
+                lo=0.0,
+                hi=1000.0,
+                unit="µs",
+                suffix=False,
+                note="the mean lateness of each Interest of the constant-rate (non-cooperative)"
+                " receivers, exponential, the schedule kept (seed 001's Click CIR source: its"
+                " timing is not described); 0 = exactly periodic. Table I without FISP at CIR"
+                " 160 and 200 hangs on it (docs/schemes/chopcop.md). Table I's and Fig. 11's"
+                " constant-rate receivers",
+                apply=_cir_jitter,
             ),
             initial_window(
                 "RIC initial window",
