@@ -409,7 +409,7 @@ def test_seed_001_declares_the_data_overhead_and_the_cir_jitter():
     for k in ("baseline/chopcop", "seven-node/icp", C.cir_key(160, False), C.hbh_key(40, "hbh")):
         assert overhead.overrides(jobs[k], 30) == {"packets.data_overhead": "30B"}, k
         assert overhead.overrides(jobs[k], 0) == {}, k
-    os_clock = {"clock": "os", "clock_granularity": "1ns", "clock_wait_mean": "50us"}
+    os_clock = {"clock": "os", "clock_granularity": "1ns", "clock_wait_mean": "50000ns"}
     assert jitter.overrides(jobs[C.cir_key(160, False)], 50.0) == {
         f"apps[receiver].{k}": v for k, v in os_clock.items()
     }
@@ -417,6 +417,11 @@ def test_seed_001_declares_the_data_overhead_and_the_cir_jitter():
         f"apps[{a}].{k}": v for a in ("d", "e") for k, v in os_clock.items()
     }
     assert jitter.overrides(jobs[C.cir_key(160, False)], 0.0) == {}
+    assert jitter.overrides(jobs[C.cir_key(160, False)], 0.0004) == {}  # under ½ ns: none
+    assert (
+        jitter.overrides(jobs[C.cir_key(160, False)], 0.0123)["apps[receiver].clock_wait_mean"]
+        == "12ns"
+    )
     for k in ("baseline/chopcop", "fairness", "seven-node/icp"):
         assert jitter.overrides(jobs[k], 50.0) == {}, k
 

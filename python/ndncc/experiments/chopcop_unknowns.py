@@ -135,14 +135,16 @@ def _data_overhead(job, value) -> dict:
 def _cir_jitter(job, value) -> dict:
     """The constant-rate receivers' sends each late by an exponential wait of mean `value` µs
     (an OS clock of 1 ns granularity, the schedule kept: the rate does not change); 0, our
-    default, leaves them exactly periodic."""
-    if not value:
+    default, leaves them exactly periodic (as does a mean under half a nanosecond: times are
+    whole nanoseconds)."""
+    ns = round(value * 1000)
+    if not ns:
         return {}
     out = {}
     for a in _apps_with(job, "constant-rate"):
         out[f"apps[{a}].clock"] = "os"
         out[f"apps[{a}].clock_granularity"] = "1ns"
-        out[f"apps[{a}].clock_wait_mean"] = f"{value:g}us"
+        out[f"apps[{a}].clock_wait_mean"] = f"{ns}ns"
     return out
 
 
