@@ -48,6 +48,38 @@ fn mean_deviation_estimator_as_ndnsim() {
     assert_eq!(big.rto(), Duration::from_secs(1));
 }
 
+/// The estimator's state, bit for bit, is ndnSIM's incremental form on samples in seconds,
+/// as written before the arithmetic moved into `MeanDeviation`; its RTO and SRTT follow.
+#[test]
+fn mean_deviation_keeps_the_incremental_form_bit_for_bit() {
+    let cfg = NdnsimRetxConfig::default();
+    let mut e = RttMeanDeviation::new(&cfg);
+    let (mut srtt, mut var, mut first) = (cfg.initial_rtt.as_secs_f64(), 0.0_f64, true);
+    for (k, ns) in crate::mechanisms::rtt_estimator::tests::samples_ns(5_000)
+        .into_iter()
+        .enumerate()
+    {
+        e.sample(Duration(ns));
+        let m = Duration(ns).as_secs_f64();
+        if first {
+            (srtt, var, first) = (m, m / 2.0, false);
+        } else {
+            let err = m - srtt;
+            srtt += 0.125 * err;
+            var += 0.25 * (err.abs() - var);
+        }
+        let t = e.est.timeout().unwrap();
+        assert_eq!(t.to_bits(), (srtt + 4.0 * var).to_bits(), "sample {k}");
+        for _ in 0..k % 4 {
+            e.increase_multiplier();
+        }
+        let mult = f64::from(e.multiplier);
+        let rto = (mult * (srtt + 4.0 * var)).max(mult * 0.2).min(200.0);
+        assert_eq!(e.rto(), Duration::from_secs_f64(rto), "sample {k}");
+        assert_eq!(e.srtt(), Duration::from_secs_f64(srtt));
+    }
+}
+
 /// The checks: every 50 ms from 0, the RTO read once per check (its own timeouts double m
 /// after the read), every outstanding Interest of age ≥ that RTO declared, oldest first.
 #[test]
@@ -164,6 +196,6 @@ fn cbr_late_data_cancels_the_resend() {
     assert_eq!((r.time, r.transmissions), (s(1.2), 1));
     assert_eq!(b.c.stats.completed, 3);
     let n = b.c.ndnsim.as_ref().unwrap();
-    assert_eq!(n.rtt.samples, 2, "no sample from the late Data");
+    assert_eq!(n.rtt.samples(), 2, "no sample from the late Data");
     assert_eq!(n.rtt.multiplier, 1, "reset by the sample of seq 1");
 }
