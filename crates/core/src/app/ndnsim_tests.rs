@@ -199,3 +199,26 @@ fn cbr_late_data_cancels_the_resend() {
     assert_eq!(n.rtt.samples(), 2, "no sample from the late Data");
     assert_eq!(n.rtt.multiplier, 1, "reset by the sample of seq 1");
 }
+
+/// Numbers that wait together are re-sent smallest first, whatever order they timed out in:
+/// ConsumerCbr at 10 Interests/s, 150 ms answers, seq 2 lost twice and seq 5 once. Seq 2 is
+/// declared at 0.55 s and re-sent at 0.6 s; the sample of seq 6 (0.85 s) resets the
+/// multiplier, and the check of 0.85 s declares seq 5 (sent 0.5 s) then seq 2 (sent 0.6 s):
+/// 2 goes at 0.9 s, 5 at 1 s.
+#[test]
+fn cbr_resends_the_smallest_waiting_number_first() {
+    let mut b = Bench::new(cbr(10.0), |_| {});
+    b.run(
+        s(1.5),
+        |sent, seq, nth| {
+            let lost = (seq == 2 && nth <= 2) || (seq == 5 && nth == 1);
+            (!lost).then_some(sent + Duration::from_millis(150))
+        },
+        |_| Duration::ZERO,
+    );
+    assert_eq!(b.sends_of(2), [s(0.2), s(0.6), s(0.9)]);
+    assert_eq!(b.sends_of(5), [s(0.5), s(1.0)]);
+    assert_eq!(b.c.stats.timeouts, 3);
+    let order: Vec<u64> = b.sent.iter().map(|&(_, q)| q).take(11).collect();
+    assert_eq!(order, [0, 1, 2, 3, 4, 5, 2, 6, 7, 2, 5]);
+}
