@@ -113,18 +113,25 @@ mod tests {
         std::iter::from_fn(|| q.pop()).collect()
     }
 
-    /// Numbers pushed together keep the order they were pushed in (not their numbers'); a
-    /// push at the front goes before them all, the last such push first — the order of the
-    /// double-ended queue this replaces.
-    #[test]
-    fn oldest_keeps_the_order_of_pushes_for_ties() {
-        let mut q = RetxQueue::new(RetxOrder::Oldest);
+    /// A queue in `order` after pushing 7, 3, 9 at the back, 5 and 8 at the front, 1 at the
+    /// back.
+    fn pushed(order: RetxOrder) -> RetxQueue<char> {
+        let mut q = RetxQueue::new(order);
         for (seq, c) in [(7, 'a'), (3, 'b'), (9, 'c')] {
             q.push_back(seq, c);
         }
         q.push_front(5, 'd');
         q.push_front(8, 'e');
         q.push_back(1, 'f');
+        q
+    }
+
+    /// Numbers pushed together keep the order they were pushed in (not their numbers'); a
+    /// push at the front goes before them all, the last such push first — the order of the
+    /// double-ended queue this replaces.
+    #[test]
+    fn oldest_keeps_the_order_of_pushes_for_ties() {
+        let mut q = pushed(RetxOrder::Oldest);
         assert_eq!(q.len(), 6);
         assert_eq!(
             drain(&mut q),
@@ -136,15 +143,10 @@ mod tests {
     /// The smallest number first, wherever and whenever it was pushed.
     #[test]
     fn smallest_ignores_where_a_number_was_pushed() {
-        let mut q = RetxQueue::new(RetxOrder::Smallest);
-        for (seq, c) in [(7, 'a'), (3, 'b'), (9, 'c')] {
-            q.push_back(seq, c);
-        }
-        q.push_front(8, 'e');
-        q.push_back(1, 'f');
+        let mut q = pushed(RetxOrder::Smallest);
         assert_eq!(
             drain(&mut q),
-            [(1, 'f'), (3, 'b'), (7, 'a'), (8, 'e'), (9, 'c')]
+            [(1, 'f'), (3, 'b'), (5, 'd'), (7, 'a'), (8, 'e'), (9, 'c')]
         );
     }
 
