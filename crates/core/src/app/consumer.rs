@@ -17,6 +17,7 @@
 
 use super::controller::{CongestionController, DataSignal, Loss, NackSignal, Target};
 use super::ndnsim::NdnsimRetx;
+use super::retx_queue::{RetxOrder, RetxQueue};
 use crate::mechanisms::rtt_estimator::RttEstimator;
 use crate::name::{Name, NameId};
 use crate::pacing::{ClockModel, Engine, SendingEngine};
@@ -26,7 +27,6 @@ use crate::schemes::registry::Controller;
 use crate::table::few_map::FewMap;
 use crate::time::{Duration, Instant, PacketRate};
 use crate::timers::TimerQueue;
-use std::collections::VecDeque;
 
 #[derive(Clone, Debug)]
 pub struct ConsumerConfig {
@@ -133,7 +133,9 @@ pub struct Consumer {
     next_seq: u64,
     /// Pending Interests by sequence number: a short list inline while they are few.
     pending: FewMap<u64, Pending>,
-    retx_queue: VecDeque<(u64, Pending)>,
+    /// Numbers waiting to be sent again: the oldest first, or with ndnSIM's machinery the
+    /// smallest (ndnSIM keeps them in an ordered set).
+    retx_queue: RetxQueue<Pending>,
     deadlines: TimerQueue<u64>,
     rate: Option<PacketRate>,
     pub rtt: RttEstimator,
@@ -152,6 +154,10 @@ impl Consumer {
     ) -> Self {
         let next_seq = cfg.start_seq;
         let ndnsim = controller.ndnsim_retx().map(NdnsimRetx::new);
+        let retx_order = match ndnsim {
+            Some(_) => RetxOrder::Smallest,
+            None => RetxOrder::Oldest,
+        };
         Consumer {
             cfg,
             controller,
@@ -163,7 +169,7 @@ impl Consumer {
             sending: false,
             next_seq,
             pending: FewMap::default(),
-            retx_queue: VecDeque::new(),
+            retx_queue: RetxQueue::new(retx_order),
             deadlines: TimerQueue::default(),
             rate: None,
             rtt: RttEstimator::default(),
@@ -220,7 +226,7 @@ impl Consumer {
         if !self.sending {
             return false;
         }
-        let (seq, first_tx, transmissions, got, marks) = match self.pop_retx() {
+        let (seq, first_tx, transmissions, got, marks) = match self.retx_queue.pop() {
             Some((seq, p)) => {
                 self.stats.retransmissions += 1;
                 (seq, p.first_tx, p.transmissions + 1, p.got, p.marks)
@@ -279,16 +285,6 @@ impl Consumer {
         true
     }
 
-    /// The next re-send: the oldest timed-out number, or with ndnSIM's machinery the
-    /// smallest (ndnSIM keeps them in an ordered set).
-    fn pop_retx(&mut self) -> Option<(u64, Pending)> {
-        if self.ndnsim.is_some() {
-            let i = (0..self.retx_queue.len()).min_by_key(|&i| self.retx_queue[i].0)?;
-            return self.retx_queue.remove(i);
-        }
-        self.retx_queue.pop_front()
-    }
-
     fn fill_window(&mut self, now: Instant, out: &mut Vec<Packet>) {
         if let Target::Window(w) = self.controller.target() {
             if self.ndnsim.is_some() {
@@ -327,7 +323,7 @@ impl Consumer {
     fn retry_or_give_up(&mut self, now: Instant, seq: u64, p: Pending, loss: Loss, retx: bool) {
         let retx = self.controller.retransmit(now, seq, loss).unwrap_or(retx);
         if retx && p.transmissions < self.cfg.max_transmissions {
-            self.retx_queue.push_back((seq, p));
+            self.retx_queue.push_back(seq, p);
         } else {
             self.stats.given_up += 1;
         }
@@ -407,8 +403,7 @@ impl Consumer {
         if self.ndnsim.is_none() || self.cfg.chunk_segments.is_some() {
             return None;
         }
-        let i = self.retx_queue.iter().position(|(s, _)| *s == seq)?;
-        self.retx_queue.remove(i).map(|(_, p)| p)
+        self.retx_queue.remove(seq)
     }
 
     /// With ndnSIM's machinery, a Data that answers nothing still reaches the app (ndnSIM's
@@ -448,7 +443,7 @@ impl Consumer {
             return;
         }
         let p = self.pending.remove(&seq).expect("pending");
-        self.retx_queue.push_front((seq, p));
+        self.retx_queue.push_front(seq, p);
         self.send_one(now, out);
     }
 
@@ -470,8 +465,8 @@ impl Consumer {
             .map_or(0, |s| 1u64 << s.index);
         let p = match self.pending.get_mut(&seq) {
             Some(p) => p,
-            None => match self.retx_queue.iter_mut().find(|(s, _)| *s == seq) {
-                Some((_, p)) => p,
+            None => match self.retx_queue.get_mut(seq) {
+                Some(p) => p,
                 None => {
                     self.stats.late_data += 1;
                     return None;
@@ -489,7 +484,7 @@ impl Consumer {
         self.count_data(data);
         if complete && !self.pending.contains_key(&seq) {
             // completed while waiting for its re-ask: done, nothing to ask again
-            self.retx_queue.retain(|(s, _)| *s != seq);
+            self.retx_queue.remove(seq);
             self.stats.completed += 1;
             if self.cfg.record_delays {
                 self.delays.push(p.delay_record(now, seq, data.ext.hops));
@@ -669,7 +664,7 @@ mod tests {
     use crate::app::controller::FixedWindow;
     use crate::harness::TwoNode;
     use std::cell::RefCell;
-    use std::collections::{BTreeMap, BTreeSet};
+    use std::collections::{BTreeMap, BTreeSet, VecDeque};
     use std::rc::Rc;
 
     const N: u32 = 32;
@@ -720,8 +715,7 @@ mod tests {
         h.run_until(Instant(Duration::from_secs(5).0), |h| {
             let c = h.consumer();
             for seq in 0..c.next_seq {
-                let incomplete =
-                    c.pending.contains_key(&seq) || c.retx_queue.iter().any(|(s, _)| *s == seq);
+                let incomplete = c.pending.contains_key(&seq) || c.retx_queue.contains(seq);
                 let entry = h.nodes[0].fwd.core.pit.get(&Name::new(prefix, seq));
                 assert_eq!(entry.is_some(), incomplete, "chunk {seq} at {:?}", h.now);
             }
@@ -1001,5 +995,52 @@ mod tests {
         assert_eq!(c.stats.requested, CHUNKS);
         assert_eq!(c.stats.completed, CHUNKS - CHUNKS / 4);
         assert_eq!(c.stats.data_received, CHUNKS * u64::from(N) - CHUNKS / 4);
+    }
+
+    /// Numbers that time out at one instant are re-sent in the order they timed out (their
+    /// deadlines', then their numbers'), not smallest first: seq 3 (sent at 90 ms) and seq 0
+    /// (re-sent at 100 ms), both lost, are found timed out by one wake-up that lands late, at
+    /// 205 ms (deadlines 190 and 200 ms), and re-sent 3 then 0. Equal deadlines: seqs 0, 1
+    /// and 2 of a window of 3, sent at 0 and lost, time out at 100 ms and are re-sent 0, 1, 2.
+    #[test]
+    fn numbers_timed_out_together_are_resent_in_the_order_they_timed_out() {
+        use crate::app::bench::{s, Bench};
+        let mut b = Bench::new(Controller::FixedWindow(FixedWindow { window: 2 }), |c| {
+            c.retx_on_timeout = true;
+            c.timeout = Duration::from_millis(100);
+        });
+        let ms = |t: u64| Instant(Duration::from_millis(t).0);
+        b.run(
+            ms(400),
+            |sent, seq, nth| match (seq, nth) {
+                (1, _) => Some(ms(10)),
+                (2, _) => Some(ms(90)),
+                (0 | 3, 1) | (0, 2) => None,
+                _ => Some(sent + Duration::from_millis(5)),
+            },
+            |asked| {
+                if asked == ms(190) {
+                    Duration::from_millis(15)
+                } else {
+                    Duration::ZERO
+                }
+            },
+        );
+        assert_eq!(b.sends_of(0), [s(0.0), s(0.1), s(0.205)]);
+        assert_eq!(b.sends_of(3), [s(0.09), s(0.205)]);
+        assert_eq!(b.sent_at(s(0.205)), [3, 0], "the order they timed out in");
+        assert_eq!(b.c.stats.timeouts, 3);
+
+        let mut b = Bench::new(Controller::FixedWindow(FixedWindow { window: 3 }), |c| {
+            c.retx_on_timeout = true;
+            c.timeout = Duration::from_millis(100);
+        });
+        b.run(
+            ms(150),
+            |sent, _, nth| (nth > 1).then_some(sent + Duration::from_millis(5)),
+            |_| Duration::ZERO,
+        );
+        assert_eq!(b.sent_at(s(0.0)), [0, 1, 2]);
+        assert_eq!(b.sent_at(s(0.1)), [0, 1, 2], "a tie: the numbers' order");
     }
 }

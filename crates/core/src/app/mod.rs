@@ -6,6 +6,7 @@ pub mod consumer;
 pub mod controller;
 pub mod ndnsim;
 pub mod producer;
+pub mod retx_queue;
 
 use crate::name::NameTable;
 use crate::packet::Packet;

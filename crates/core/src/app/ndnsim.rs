@@ -31,6 +31,7 @@
 //!   ndnSIM.
 //! * **Nacks** change nothing: the Interest stays outstanding until a check times it out.
 
+use crate::mechanisms::rtt_estimator::{Form, MeanDeviation};
 use crate::time::{Duration, Instant};
 use std::collections::VecDeque;
 
@@ -61,7 +62,9 @@ impl Default for NdnsimRetxConfig {
     }
 }
 
-/// `RttMeanDeviation`: gains 1/8 (SRTT) and 1/4 (deviation).
+/// `RttMeanDeviation`: the mean-deviation estimator (gains 1/8 and 1/4, in ndnSIM's
+/// incremental form, on samples in seconds) with ndnSIM's initial estimate, RTO bounds and
+/// back-off multiplier.
 #[derive(Clone, Debug)]
 pub struct RttMeanDeviation {
     initial_rtt: f64,
@@ -69,17 +72,10 @@ pub struct RttMeanDeviation {
     max_rto: f64,
     max_multiplier: u32,
     /// SRTT and the mean deviation, in seconds.
-    srtt: f64,
-    var: f64,
-    pub samples: u64,
+    est: MeanDeviation,
     /// The back-off multiplier m.
     pub multiplier: u32,
 }
-
-/// SRTT's gain.
-pub const GAIN: f64 = 0.125;
-/// The deviation's gain.
-pub const GAIN2: f64 = 0.25;
 
 impl RttMeanDeviation {
     pub fn new(cfg: &NdnsimRetxConfig) -> Self {
@@ -88,9 +84,7 @@ impl RttMeanDeviation {
             min_rto: cfg.min_rto.as_secs_f64(),
             max_rto: cfg.max_rto.as_secs_f64(),
             max_multiplier: cfg.max_multiplier,
-            srtt: cfg.initial_rtt.as_secs_f64(),
-            var: 0.0,
-            samples: 0,
+            est: MeanDeviation::new(Form::Incremental),
             multiplier: 1,
         }
     }
@@ -98,29 +92,25 @@ impl RttMeanDeviation {
     /// The RTO now.
     pub fn rto(&self) -> Duration {
         let m = f64::from(self.multiplier);
-        let rto = (m * (self.srtt + 4.0 * self.var))
-            .max(m * self.min_rto)
-            .min(self.max_rto);
+        // before any sample: the initial estimate, with a deviation of 0
+        let t = self.est.timeout().unwrap_or(self.initial_rtt);
+        let rto = (m * t).max(m * self.min_rto).min(self.max_rto);
         Duration::from_secs_f64(rto)
     }
 
     /// SRTT (the initial estimate before any sample).
     pub fn srtt(&self) -> Duration {
-        Duration::from_secs_f64(self.srtt)
+        Duration::from_secs_f64(self.est.srtt().unwrap_or(self.initial_rtt))
+    }
+
+    /// RTT samples taken.
+    pub fn samples(&self) -> u64 {
+        self.est.samples()
     }
 
     /// One RTT sample; resets the multiplier.
     pub fn sample(&mut self, rtt: Duration) {
-        let m = rtt.as_secs_f64();
-        if self.samples == 0 {
-            self.srtt = m;
-            self.var = m / 2.0;
-        } else {
-            let err = m - self.srtt;
-            self.srtt += GAIN * err;
-            self.var += GAIN2 * (err.abs() - self.var);
-        }
-        self.samples += 1;
+        self.est.sample(rtt.as_secs_f64());
         self.multiplier = 1;
     }
 
@@ -131,9 +121,7 @@ impl RttMeanDeviation {
 
     /// Back to the state before any sample.
     pub fn reset(&mut self) {
-        self.srtt = self.initial_rtt;
-        self.var = 0.0;
-        self.samples = 0;
+        self.est = MeanDeviation::new(Form::Incremental);
         self.multiplier = 1;
     }
 }

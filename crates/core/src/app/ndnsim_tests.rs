@@ -48,6 +48,38 @@ fn mean_deviation_estimator_as_ndnsim() {
     assert_eq!(big.rto(), Duration::from_secs(1));
 }
 
+/// The estimator's state, bit for bit, is ndnSIM's incremental form on samples in seconds,
+/// as written before the arithmetic moved into `MeanDeviation`; its RTO and SRTT follow.
+#[test]
+fn mean_deviation_keeps_the_incremental_form_bit_for_bit() {
+    let cfg = NdnsimRetxConfig::default();
+    let mut e = RttMeanDeviation::new(&cfg);
+    let (mut srtt, mut var, mut first) = (cfg.initial_rtt.as_secs_f64(), 0.0_f64, true);
+    for (k, ns) in crate::mechanisms::rtt_estimator::tests::samples_ns(5_000)
+        .into_iter()
+        .enumerate()
+    {
+        e.sample(Duration(ns));
+        let m = Duration(ns).as_secs_f64();
+        if first {
+            (srtt, var, first) = (m, m / 2.0, false);
+        } else {
+            let err = m - srtt;
+            srtt += 0.125 * err;
+            var += 0.25 * (err.abs() - var);
+        }
+        let t = e.est.timeout().unwrap();
+        assert_eq!(t.to_bits(), (srtt + 4.0 * var).to_bits(), "sample {k}");
+        for _ in 0..k % 4 {
+            e.increase_multiplier();
+        }
+        let mult = f64::from(e.multiplier);
+        let rto = (mult * (srtt + 4.0 * var)).max(mult * 0.2).min(200.0);
+        assert_eq!(e.rto(), Duration::from_secs_f64(rto), "sample {k}");
+        assert_eq!(e.srtt(), Duration::from_secs_f64(srtt));
+    }
+}
+
 /// The checks: every 50 ms from 0, the RTO read once per check (its own timeouts double m
 /// after the read), every outstanding Interest of age ≥ that RTO declared, oldest first.
 #[test]
@@ -164,6 +196,29 @@ fn cbr_late_data_cancels_the_resend() {
     assert_eq!((r.time, r.transmissions), (s(1.2), 1));
     assert_eq!(b.c.stats.completed, 3);
     let n = b.c.ndnsim.as_ref().unwrap();
-    assert_eq!(n.rtt.samples, 2, "no sample from the late Data");
+    assert_eq!(n.rtt.samples(), 2, "no sample from the late Data");
     assert_eq!(n.rtt.multiplier, 1, "reset by the sample of seq 1");
+}
+
+/// Numbers that wait together are re-sent smallest first, whatever order they timed out in:
+/// ConsumerCbr at 10 Interests/s, 150 ms answers, seq 2 lost twice and seq 5 once. Seq 2 is
+/// declared at 0.55 s and re-sent at 0.6 s; the sample of seq 6 (0.85 s) resets the
+/// multiplier, and the check of 0.85 s declares seq 5 (sent 0.5 s) then seq 2 (sent 0.6 s):
+/// 2 goes at 0.9 s, 5 at 1 s.
+#[test]
+fn cbr_resends_the_smallest_waiting_number_first() {
+    let mut b = Bench::new(cbr(10.0), |_| {});
+    b.run(
+        s(1.5),
+        |sent, seq, nth| {
+            let lost = (seq == 2 && nth <= 2) || (seq == 5 && nth == 1);
+            (!lost).then_some(sent + Duration::from_millis(150))
+        },
+        |_| Duration::ZERO,
+    );
+    assert_eq!(b.sends_of(2), [s(0.2), s(0.6), s(0.9)]);
+    assert_eq!(b.sends_of(5), [s(0.5), s(1.0)]);
+    assert_eq!(b.c.stats.timeouts, 3);
+    let order: Vec<u64> = b.sent.iter().map(|&(_, q)| q).take(11).collect();
+    assert_eq!(order, [0, 1, 2, 3, 4, 5, 2, 6, 7, 2, 5]);
 }
