@@ -104,3 +104,26 @@ def test_same_seed_same_run():
         for k in ("wall_time_s", "git_commit"):
             s.pop(k, None)
     assert a == b
+
+
+def test_on_1000_packet_queues_the_per_window_consumers_reach_neither_th2_in_the_dumbbell():
+    """docs/schemes/sieve.md, "th2 on 1 000-packet queues": th2 · Q is 300 or 700 packets, and
+    the +1/window consumers' dumbbell queue never reaches 300 — no Data marked, the same run at
+    th2 = 0.3 and 0.7 — while the printed consumer at 0.7 overflows the 1 000 packets."""
+    from ndncc.experiments import sieve
+
+    v = sieve.variants()
+
+    def run(label):
+        ov = sieve.overrides("dumbbell", v[label], False)
+        return ndncc.run(Scenario.load(ROOT / "dumbbell.toml").with_overrides(overrides=ov))
+
+    low, high = (run(f"ndnSieve +1/window, th2 = {th2}") for th2 in (0.3, 0.7))
+    for r in (low, high):
+        assert [a["marks"] for a in r.summary["apps"]] == [0, 0]
+        assert max(f["max_queue_pkts"] for f in r.summary["faces"]) < 300
+    assert low.summary["apps"] == high.summary["apps"]
+    printed = run("ndnSieve, th2 = 0.7").summary
+    assert max(f["max_queue_pkts"] for f in printed["faces"]) == 1000
+    assert sum(f["drops"] for f in printed["faces"]) > 0
+    assert all(a["marks"] > 0 for a in printed["apps"])

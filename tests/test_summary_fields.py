@@ -1,5 +1,6 @@
 """The summary fields Python computes over the Rust ones: fairness over the consumers that ran,
-loss over the Interests whose outcome is known (docs/internals.md)."""
+loss over the Interests whose outcome is known (docs/internals.md); and each consumer's count
+of marked Data (docs/simulator.md, "Counting")."""
 
 from __future__ import annotations
 
@@ -96,3 +97,36 @@ def test_delivery_and_loss_add_up_over_known_outcomes():
     old = dict(interests_sent=12, data_received=8, nacks_received=1, timeouts=2, retransmissions=2)
     assert outcomes(old) == Outcomes(delivered=8, lost=1, in_flight=1)
     assert delivery_ratio(outcomes({})) is None
+
+
+def test_each_consumer_counts_the_marked_data_it_received(tmp_path):
+    """``apps[].marks``: the Data a consumer received that carried a congestion mark. In
+    CHoPCoP's baseline only REM on B's queue towards C marks, and no Data is lost after it, so
+    the receiver gets every Data marked there once the run has drained (its sending stopped a
+    second before the end), and no more than those while Data are still on their way. A run
+    without a marking scheme counts none. The key reaches summary.json."""
+    import json
+    from pathlib import Path
+
+    baseline = Path(__file__).parent.parent / "scenarios" / "chopcop" / "baseline.toml"
+
+    def run(**overrides):
+        s = Scenario.load(baseline)
+        r = ndncc.run(s.with_overrides(overrides={"scenario.duration": "12s", **overrides}))
+        marks = {(f["node"], f["peer"]): f["marks"] for f in r.summary["faces"]}
+        return r, r.summary["apps"][0], marks
+
+    r, a, faces = run()
+    assert a["name"] == "receiver" and a["in_flight_at_end"] > 0
+    assert 0 < a["marks"] <= faces[("B", "C")], (a["marks"], faces)
+    assert sum(faces.values()) == faces[("B", "C")]  # REM marks nowhere else
+    r.save(tmp_path / "out")
+    saved = json.loads((tmp_path / "out" / "summary.json").read_text())["apps"][0]
+    assert saved["marks"] == a["marks"]
+
+    _, drained, faces = run(**{"apps[receiver].stop": "11s"})
+    assert drained["in_flight_at_end"] == 0 and drained["timeouts"] == 0
+    assert drained["marks"] == faces[("B", "C")] > 0, (drained["marks"], faces)
+
+    plain = ndncc.run(line().consumer("C", "/p", rate=500, name="c")).summary["apps"][0]
+    assert plain["data_received"] > 0 and plain["marks"] == 0

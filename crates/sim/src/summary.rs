@@ -65,6 +65,8 @@ pub struct ConsumerSummary {
     pub timeouts: u64,
     pub retransmissions: u64,
     pub data_bytes: u64,
+    /// Data received that carried a congestion mark (counted among `data_received`).
+    pub marks: u64,
     /// Distinct sequence numbers requested (chunks in chunked fetch).
     pub requested: u64,
     /// Distinct sequence numbers delivered: answered, or in chunked fetch complete.

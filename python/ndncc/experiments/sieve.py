@@ -8,8 +8,14 @@ capacity with which the paper's zero loss holds for PCON and ndnSieve (``docs/sc
 "Queue capacity"). Schemes run in each scenario:
 
 * ``ndnSieve`` — the consumer as the paper prints it (cwnd + 1 per unmarked Data), with the
-  routers' th2 at the spec's 0.3 and at 0.7 (chosen when the queues held 100 packets: 70 of
-  them hold one bandwidth-delay product of the 10 Mbps, 60 ms paths);
+  routers' th2 at the spec's 0.3 and at 0.7. On the 1 000-packet queues the first mark waits
+  for th2 · Q = 300 or 700 queued packets, about 4 or 10 bandwidth-delay products of the
+  10 Mbps, ≈ 60 ms paths: both keep the link busy through a mark episode, and 0.7 lets the
+  queue grow further first — the +1/window consumers reach neither threshold in the dumbbell
+  and multipath 1 (the two th2 runs are the same), the multiplicative growers overflow the
+  queue with 0.7 in every scenario (``docs/schemes/sieve.md``, "th2 on 1 000-packet queues").
+  0.7 was chosen when the queues held 100 packets, where its 70 held one bandwidth-delay
+  product and 0.3's 30 did not;
 * ``ndnSieve +1/window`` — the same with cwnd + 1 per window of Data (our option), and once
   more with the controller's ``hold`` (our anti-flap option) at 2 s;
 * ``ndnSieve per-Data start`` — +1 per window only after the first marked Data, +1 per Data

@@ -148,6 +148,7 @@ impl<'a> World<'a> {
                         timeouts: st.timeouts,
                         retransmissions: st.retransmissions,
                         data_bytes: st.data_bytes,
+                        marks: st.marks,
                         requested: st.requested,
                         completed: st.completed,
                         max_burst: st.max_burst,
