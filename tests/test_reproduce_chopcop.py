@@ -276,3 +276,19 @@ def test_ictps_multi_source_reasks_are_fast_retransmits(rep):
     thr, window, reasks, timeouts = row.ours
     assert reasks > 10 and timeouts == 0
     assert 0 < window < 10 and 0 < thr < 30
+
+
+def test_table_2_reports_the_timeout_slow_start_reading(rep):
+    """One reported row for RIC's `timeout_slow_start` at δ = 2: as many timeouts as the
+    default run, over twice its throughput (docs/schemes/chopcop.md, "Multi-source timeouts"),
+    and the gain of δ = 6 over it."""
+    rows = {(r.metric, r.condition): r for r in rep.rows}
+    default = rows[("throughput (transfer)", "δ = 2, 100 chunks")]
+    timeouts = rows[("timeouts", "δ = 2, 100 chunks")]
+    (r,) = [r for r in rep.rows if "timeout_slow_start = true" in r.condition]
+    assert r.within is None and r.paper is None
+    thr, n, g = r.ours
+    assert n >= 0.8 * timeouts.ours
+    assert thr > 2 * default.ours
+    six = rows[("throughput (transfer)", "δ = 6, 100 chunks")].ours
+    assert g == pytest.approx((six / thr - 1) * 100, rel=0.01)

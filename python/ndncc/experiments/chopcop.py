@@ -160,8 +160,11 @@ def jobs(quick: bool) -> list[Job]:
         ov["apps[receiver].delta"] = delta
         out.append(Job(delta_key(delta), multi, ov, keep=KEEP))
         if not quick:  # R̄TT also sampled from re-asked chunks (RIC's sample_reasked)
-            ov = {**ov, "apps[receiver].sample_reasked": True}
-            out.append(Job(delta_key(delta, reasked=True), multi, ov, keep=("delays",)))
+            o2 = {**ov, "apps[receiver].sample_reasked": True}
+            out.append(Job(delta_key(delta, reasked=True), multi, o2, keep=("delays",)))
+        # a timeout's halving leaves slow start on below ssthresh (RIC's timeout_slow_start)
+        o2 = {**ov, "apps[receiver].timeout_slow_start": True}
+        out.append(Job(delta_key(delta, resume=True), multi, o2, keep=("delays",)))
     for s in SCHEMES:
         ov = {"scenario.duration": f"{d['multi']}s", **scheme_overrides(s, ["receiver"])}
         out.append(Job(f"multi-source/{s}", multi, ov, keep=KEEP))
@@ -223,8 +226,14 @@ def cir_key(cir: int, fisp: bool) -> str:
     return f"table-1/CIR {cir} {'with' if fisp else 'without'} FISP"
 
 
-def delta_key(delta: int, reasked: bool = False) -> str:
-    return f"table-2/delta {delta}" + (" sample_reasked" if reasked else "")
+def delta_key(delta: int, reasked: bool = False, resume: bool = False) -> str:
+    """Table II's run at `delta`; `reasked`: with RIC's sample_reasked, `resume`: with its
+    timeout_slow_start."""
+    return (
+        f"table-2/delta {delta}"
+        + (" sample_reasked" if reasked else "")
+        + (" timeout_slow_start" if resume else "")
+    )
 
 
 def ictp_delay_key(delay_ms: int) -> str:

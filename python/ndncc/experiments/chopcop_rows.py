@@ -415,6 +415,25 @@ def table_2_rows(res: dict[str, Outcome]) -> list[Row]:
                     "Mbit/s (count)",
                 )
             )
+    # the reading under which a timeout's halving leaves slow start on (RIC's
+    # timeout_slow_start): one row, δ = 2's throughput and timeouts and the gain of δ = 6
+    resumed = {d: res[C.delta_key(d, resume=True)] for d in C.DELTAS}
+    thr_r = {d: C.transfer_goodput(o, "receiver") for d, o in resumed.items()}
+    rows.append(
+        reported(
+            exp,
+            "throughput (transfer) / timeouts / gain δ = 6 over δ = 2, "
+            "a timeout resumes slow start",
+            "δ = 2, 100 chunks, timeout_slow_start = true",
+            None,
+            [
+                thr_r[2],
+                C.app_summary(resumed[2], "receiver")["timeouts"],
+                gain(thr_r[6], thr_r[2]),
+            ],
+            "Mbit/s (count, %)",
+        )
+    )
     return rows
 
 

@@ -12,7 +12,8 @@
 //! ```
 //!
 //! The first congestion ends slow start for good (the seed: "after W reaches a threshold, or
-//! when the network is congested, the receiver starts the congestion avoidance phase"). At most
+//! when the network is congested, the receiver starts the congestion avoidance phase"); with
+//! `timeout_slow_start` a timeout's reduction leaves slow start on while W < ssthresh. At most
 //! one reduction per R̄TT [OPEN]. A timed-out chunk is asked again for its missing offsets (the
 //! consumer's chunked fetch does the bookkeeping; RIC says "retransmit").
 
@@ -54,6 +55,12 @@ crate::scheme_config! {
         /// only give samples]. Under Karn, R̄TT at δ = 2 never learns the far source's round
         /// trip (every chunk from it times out); the reproduction reports both.
         sample_reasked: bool = false, Kind::Bool, "";
+        /// After a timeout's reduction, slow start resumes while W < ssthresh (a marked chunk
+        /// still ends it for good) [OPEN reading: false = seed 001's text, "when the network is
+        /// congested, the receiver starts the congestion avoidance phase"; true = TCP's habit
+        /// of slow start after a timeout, with W ← β₀·W instead of 1]. Table II's δ = 2 run is
+        /// reported with it.
+        timeout_slow_start: bool = false, Kind::Bool, "";
     }
 }
 
@@ -203,8 +210,12 @@ impl CongestionController for Ric {
             self.increase();
         }
     }
+    /// W ← β₀·W (unless within R̄TT of the last reduction); with `timeout_slow_start`, slow
+    /// start resumes if W is below ssthresh.
     fn on_timeout(&mut self, now: Instant, _seq: u64) {
-        self.reduce(now, self.cfg.beta0);
+        if self.reduce(now, self.cfg.beta0) && self.cfg.timeout_slow_start {
+            self.slow_start = self.window < self.cfg.ssthresh;
+        }
     }
     fn rto(&self, _rtt: &RttEstimator) -> Option<Duration> {
         Some(match self.avg_rtt {

@@ -108,6 +108,38 @@ fn timeout_halves_and_a_marked_chunk_ends_slow_start() {
     assert_eq!(c.window, 1.0, "never below W_min");
 }
 
+/// `timeout_slow_start`: a timeout halves W and slow start goes on below ssthresh (+1 per
+/// chunk), a marked chunk still ends it; by default a timeout ends it (+α every W chunks).
+#[test]
+fn a_timeout_resumes_slow_start_only_when_asked_to() {
+    for (resume, want) in [(true, [5.0, 6.0]), (false, [4.0, 4.0])] {
+        let mut c = Ric::new(RicConfig {
+            timeout_slow_start: resume,
+            ..Default::default()
+        });
+        for _ in 0..7 {
+            c.on_data(at(0), &chunk(10, 0));
+        }
+        c.on_timeout(at(100), 0);
+        assert_eq!(c.window, 4.0, "β₀ = ½ either way");
+        assert_eq!(c.slow_start, resume);
+        for (i, w) in want.iter().enumerate() {
+            c.on_data(at(101 + i as u64), &chunk(10, 0));
+            assert_eq!(c.window, *w, "timeout_slow_start = {resume}, chunk {i}");
+        }
+        c.on_data(at(200), &chunk(10, 32));
+        assert!(!c.slow_start, "a marked chunk ends slow start");
+    }
+    // slow start goes on only below ssthresh
+    let mut c = Ric::new(RicConfig {
+        initial_window: 60.0,
+        timeout_slow_start: true,
+        ..Default::default()
+    });
+    c.on_timeout(at(0), 0);
+    assert_eq!((c.window, c.slow_start), (30.0, false));
+}
+
 #[test]
 fn at_most_one_reduction_per_average_rtt() {
     let mut c = Ric::new(RicConfig {
