@@ -337,15 +337,16 @@ impl Consumer {
             self.stats.late_data += 1;
             return;
         };
-        let (segments, marked_segments) = match self.cfg.chunk_segments {
-            Some(n) => match self.add_segment(now, seq, data, n) {
-                Some(marks) => (n, marks),
+        let (segments, marked_segments, waited) = match self.cfg.chunk_segments {
+            Some(n) => match self.add_segment(seq, data, n) {
+                Some((marks, waited)) => (n, marks, waited),
                 None => return, // more segments are due (or this one was not)
             },
-            None => (1, u32::from(data.ext.mark)),
+            None => (1, u32::from(data.ext.mark), None),
         };
-        let (p, timed_out) = match self.pending.remove(&seq) {
-            Some(p) => (p, false),
+        let (p, timed_out) = match waited.or_else(|| self.pending.remove(&seq).map(|p| (p, false)))
+        {
+            Some(found) => found,
             None => match self.late_ndnsim(seq) {
                 Some(p) => (p, true),
                 None => {
@@ -457,7 +458,12 @@ impl Consumer {
     /// re-ask); `Some(marked segments)` when it completed the chunk, else `None`. A chunk that
     /// completes while waiting for its re-ask is delivered here (counted and, with
     /// `record_delays`, recorded like any other) without a signal to the controller.
-    fn add_segment(&mut self, now: Instant, seq: u64, data: &Data, n: u32) -> Option<u32> {
+    fn add_segment(
+        &mut self,
+        seq: u64,
+        data: &Data,
+        n: u32,
+    ) -> Option<(u32, Option<(Pending, bool)>)> {
         let bit = data
             .ext
             .segment
@@ -480,18 +486,18 @@ impl Consumer {
         p.got |= bit;
         p.marks += u32::from(data.ext.mark);
         let (complete, marks) = (p.got == ChunkRequest::all(n).mask, p.marks);
-        let p = *p; // for the delay record below, past `count_data`'s borrow
         self.count_data(data);
-        if complete && !self.pending.contains_key(&seq) {
-            // completed while waiting for its re-ask: done, nothing to ask again
-            self.retx_queue.remove(seq);
-            self.stats.completed += 1;
-            if self.cfg.record_delays {
-                self.delays.push(p.delay_record(now, seq, data.ext.hops));
-            }
+        if !complete {
             return None;
         }
-        complete.then_some(marks)
+        // completed while waiting for its re-ask (it timed out): nothing to ask again; it is
+        // delivered, recorded and signalled as a chunk answered after its timeout
+        let waited = if self.pending.contains_key(&seq) {
+            None
+        } else {
+            self.retx_queue.remove(seq).map(|p| (p, true))
+        };
+        Some((marks, waited))
     }
 
     /// A Nack for an Interest in flight. Congestion and Duplicate: the number is lost at once
@@ -815,6 +821,62 @@ mod tests {
             (Instant(at.0), at, at)
         );
         assert_eq!(r.transmissions, 1);
+    }
+
+    /// ICP that counts the Data signals it gets and their `retransmitted` flags.
+    #[derive(Debug)]
+    struct CountedIcp {
+        icp: crate::schemes::icp::Icp,
+        data: std::sync::Arc<std::sync::Mutex<Vec<(u64, bool)>>>,
+    }
+
+    impl CongestionController for CountedIcp {
+        fn target(&self) -> Target {
+            self.icp.target()
+        }
+        fn rto(&self, rtt: &RttEstimator) -> Option<Duration> {
+            self.icp.rto(rtt)
+        }
+        fn retransmit(&mut self, now: Instant, seq: u64, loss: Loss) -> Option<bool> {
+            self.icp.retransmit(now, seq, loss)
+        }
+        fn on_data(&mut self, now: Instant, sig: &DataSignal) {
+            self.data.lock().unwrap().push((sig.seq, sig.retransmitted));
+            self.icp.on_data(now, sig);
+        }
+        fn on_timeout(&mut self, now: Instant, seq: u64) {
+            self.icp.on_timeout(now, seq);
+        }
+    }
+
+    /// The controller gets one signal per complete chunk (the module's contract), also for a
+    /// chunk completed while its re-ask waited: flagged `retransmitted` (it timed out), so the
+    /// consumer takes no RTT sample from it, nor a Karn-respecting controller. (It got none before: RIC neither grew its window for it nor
+    /// forgot its send time.)
+    #[test]
+    fn a_chunk_completed_while_waiting_for_its_reask_signals_the_controller() {
+        let mut h = chunk_0_answered_35_ms_late();
+        let data = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let crate::app::App::Consumer(c) = &mut h.nodes[0].apps[0].app else {
+            unreachable!("node 0's app is the consumer")
+        };
+        let Controller::Icp(icp) = &c.controller else {
+            unreachable!("chunk_0_answered_35_ms_late runs ICP")
+        };
+        c.controller = Controller::Custom(Box::new(CountedIcp {
+            icp: icp.clone(),
+            data: data.clone(),
+        }));
+        h.run_until(Instant(Duration::from_secs(1).0), |_| {});
+        let c = h.consumer();
+        assert_eq!((c.stats.timeouts, c.stats.retransmissions), (1, 0));
+        let got = data.lock().unwrap().clone();
+        assert_eq!(got.len() as u64, CHUNKS, "one signal per complete chunk");
+        assert_eq!(
+            got.iter().filter(|&&(_, r)| r).collect::<Vec<_>>(),
+            vec![&(0, true)],
+            "chunk 0 flagged: it timed out"
+        );
     }
 
     /// The same after a re-ask: chunk 0's first answer is lost, the answer to its re-ask comes
