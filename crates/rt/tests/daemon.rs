@@ -690,3 +690,82 @@ fn an_interest_lifetime_or_freshness_of_any_size_is_taken_without_a_panic() {
     assert!(read_frame(&mut c2, &mut Vec::new()).is_some());
     r.finish();
 }
+
+/// A loopback TCP listener that never answers a connect: its accept queue (backlog 0: room
+/// for one) is filled by a connection nobody accepts, so the kernel drops every further SYN
+/// and a connect stays under way (as towards a black-holed address). Returns the listener
+/// and the filler, which must stay open, and the address.
+fn unanswering_listener() -> (std::net::TcpListener, TcpStream, std::net::SocketAddr) {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain socket calls on a descriptor this function owns; the listener takes it
+    let listener = unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket");
+        let mut sa: libc::sockaddr_in = std::mem::zeroed();
+        sa.sin_family = libc::AF_INET as libc::sa_family_t;
+        sa.sin_addr.s_addr = u32::from(std::net::Ipv4Addr::LOCALHOST).to_be();
+        let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        assert_eq!(
+            libc::bind(fd, std::ptr::addr_of!(sa).cast(), len),
+            0,
+            "bind"
+        );
+        assert_eq!(libc::listen(fd, 0), 0, "listen");
+        std::net::TcpListener::from_raw_fd(fd)
+    };
+    let addr = listener.local_addr().unwrap();
+    let filler = TcpStream::connect(addr).unwrap();
+    // the set-up itself: a connect to it now gets no answer
+    let probe = TcpStream::connect_timeout(&addr, Duration::from_millis(300));
+    assert!(
+        probe
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::TimedOut),
+        "the listener answered: {probe:?}"
+    );
+    (listener, filler, addr)
+}
+
+/// While the SDN controller's TCP address does not answer, the daemon keeps forwarding: its
+/// connect is under way in the kernel, not in the loop. Each UDP Interest for an unrouted name
+/// comes back as a Nack after one turn of the loop; K of them are sent one after the other.
+/// A connect that blocked the loop (the old `connect_timeout(200 ms)` on every attempt, retried
+/// every 1 ms) let about one through per attempt: attempts finished ≈ K. Non-blocking, the
+/// first attempt is still under way (or a few timed out, 200 ms each) when the K are done.
+/// The bound, K ≥ 4 × (attempts finished + 1), holds unless the K round trips on loopback
+/// averaged above ~50 ms; a blocking loop misses it by a factor of four. No clock is read by
+/// the assertion: it compares counts.
+#[test]
+fn an_unanswering_controller_does_not_stall_forwarding() {
+    const K: u64 = 40;
+    let (_listener, _filler, addr) = unanswering_listener();
+    let r = start(&format!(
+        "[sdn]\ncontroller = \"tcp://{addr}\"\nnode = 0\nretry_min_ms = 1\nretry_max_ms = 1\n"
+    ));
+    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let t0 = std::time::Instant::now();
+    let mut b = [0u8; 9000];
+    for k in 0..K {
+        udp.send_to(&interest(&format!("/nowhere/k{k}"), k as u32 + 1), r.udp)
+            .unwrap();
+        let n = udp.recv(&mut b).expect("a Nack for each Interest");
+        assert!(Frame::decode(&b[..n]).unwrap().is_nack());
+    }
+    let took = t0.elapsed();
+    let d = r.finish();
+    let report: serde_json::Value = serde_json::from_str(&d.report()).unwrap();
+    let sdn = &report["sdn"];
+    let finished = sdn["connects"].as_u64().unwrap() + sdn["connect_failures"].as_u64().unwrap();
+    // a figure for the record, not asserted
+    eprintln!("{K} round trips in {took:?}; connect attempts finished: {finished}");
+    assert!(
+        K >= 4 * (finished + 1),
+        "{K} Interests forwarded while {finished} connect attempts finished: {sdn}"
+    );
+    assert_eq!(sdn["connects"], 0, "nothing accepted the connection");
+    // every attempt that finished timed out (none was refused)
+    assert_eq!(sdn["connect_timeouts"], sdn["connect_failures"], "{sdn}");
+    // each went through the forwarder (no route: Nack)
+    assert_eq!(d.fwd.core.counters.rejected, K);
+}

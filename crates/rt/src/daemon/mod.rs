@@ -320,7 +320,7 @@ impl Daemon {
                     WAKER => {}
                     UNIX_LISTENER => self.accept_unix(),
                     TCP_LISTENER => self.accept_tcp(),
-                    sdn::CONTROL => self.sdn_read(self.now()),
+                    sdn::CONTROL => self.sdn_event(self.now()),
                     Token(t) if (UDP_BASE..FACE_BASE).contains(&t) => self.read_udp(t - UDP_BASE),
                     Token(t) if t >= FACE_BASE => {
                         let face = FaceId((t - FACE_BASE) as u32);
