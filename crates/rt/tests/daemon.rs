@@ -769,3 +769,110 @@ fn an_unanswering_controller_does_not_stall_forwarding() {
     // each went through the forwarder (no route: Nack)
     assert_eq!(d.fwd.core.counters.rejected, K);
 }
+
+/// A `faces/create` command for `uri`, written on `s`.
+fn send_face_create(s: &mut TcpStream, uri: &str, nonce: u32) {
+    let cmd = CommandInterest {
+        scope: Scope::Localhost,
+        module: "faces".into(),
+        verb: "create".into(),
+        params: ControlParameters {
+            uri: Some(uri.into()),
+            ..Default::default()
+        },
+        nonce,
+        lifetime_ms: 10_000,
+        signature_time_ms: u64::from(nonce),
+        signature_nonce: u64::from(nonce),
+    };
+    s.write_all(&cmd.encode().unwrap()).unwrap();
+}
+
+/// The ControlResponse in `frame` when it is a `faces/create` reply.
+fn face_create_reply(frame: &[u8]) -> Option<ControlResponse> {
+    match Frame::decode(frame).unwrap().net {
+        Some(NetPacket::Data(d))
+            if d.name
+                .to_string()
+                .starts_with("/localhost/nfd/faces/create") =>
+        {
+            Some(ControlResponse::decode(d.content.unwrap()).unwrap())
+        }
+        _ => None,
+    }
+}
+
+/// `faces/create` towards a TCP address that never answers does not hold up forwarding: on the
+/// same stream, the command and then K Interests (each sent when the previous one's Nack came
+/// back); TCP keeps them in order, so the daemon reads the command first. A connect in the
+/// loop (the old `connect_timeout` of 3 s) answered the command after 3 s and only then the
+/// first Interest: 0 Nacks before the reply. Now the K Nacks come first and the command is
+/// answered 406 when its connect times out (3 s later). Counts, not times: only K round
+/// trips on loopback taking 3 s could break it.
+#[test]
+fn a_face_create_towards_an_unanswering_address_does_not_stall_forwarding() {
+    const K: usize = 20;
+    let (_listener, _filler, addr) = unanswering_listener();
+    let r = start("");
+    let mut s = connect(r.tcp);
+    let mut buf = Vec::new();
+    send_face_create(&mut s, &format!("tcp4://{addr}"), 1);
+    let (mut nacks, mut reply) = (0, None);
+    for k in 0..K {
+        s.write_all(&interest(&format!("/nowhere/f{k}"), k as u32 + 10))
+            .unwrap();
+        loop {
+            let f = read_frame(&mut s, &mut buf).expect("a frame");
+            if let Some(rsp) = face_create_reply(&f) {
+                reply.get_or_insert((nacks, rsp));
+                continue;
+            }
+            assert!(Frame::decode(&f).unwrap().is_nack());
+            nacks += 1;
+            break;
+        }
+    }
+    let (before, rsp) = match reply {
+        Some(r) => r,
+        None => {
+            let f = read_frame(&mut s, &mut buf).expect("the faces/create reply");
+            (
+                nacks,
+                face_create_reply(&f).expect("the faces/create reply"),
+            )
+        }
+    };
+    assert_eq!(before, K, "Nacks forwarded before the command's reply");
+    assert_eq!(rsp.status_code, 406, "{}", rsp.status_text);
+    assert!(rsp.status_text.contains("timed out"), "{}", rsp.status_text);
+    let d = r.finish();
+    assert_eq!(d.face_count(), 1, "no face was opened towards {addr}");
+}
+
+/// `faces/create` towards a listening TCP address opens the face (200, its id and URIs) once
+/// the connect completes; asked again, 409 with the same face.
+#[test]
+fn a_face_create_on_tcp_opens_the_face_when_the_connect_completes() {
+    let peer = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = peer.local_addr().unwrap();
+    let r = start("");
+    let mut s = connect(r.tcp);
+    let mut buf = Vec::new();
+    let uri = format!("tcp4://{addr}");
+    let mut ask = |nonce| {
+        send_face_create(&mut s, &uri, nonce);
+        let f = read_frame(&mut s, &mut buf).expect("the faces/create reply");
+        face_create_reply(&f).expect("the faces/create reply")
+    };
+    let first = ask(1);
+    assert_eq!(first.status_code, 200, "{}", first.status_text);
+    let body = first.body.unwrap();
+    assert_eq!(body.uri.as_deref(), Some(uri.as_str()));
+    assert!(body.face_id.is_some_and(|id| id >= 256));
+    let again = ask(2);
+    assert_eq!(again.status_code, 409, "{}", again.status_text);
+    assert_eq!(again.body.unwrap().face_id, body.face_id);
+    let (_accepted, _) = peer.accept().unwrap();
+    let d = r.finish();
+    assert_eq!(d.face_count(), 2);
+}

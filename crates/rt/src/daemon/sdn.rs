@@ -7,9 +7,9 @@
 
 use super::{Daemon, FACE_ID_OFFSET};
 use crate::boundary::names::NameMapper;
-use crate::daemon::io::Conn;
+use crate::daemon::io::{tcp_connected, Conn};
 use crate::sdn::frame::{HelloFace, Msg};
-use crate::sdn::link::{dial, tcp_connected, Backoff, ControlConn, Dial, Read};
+use crate::sdn::link::{dial, Backoff, ControlConn, Dial, Read};
 use crate::sdn::Address;
 use mio::{Interest as Ready, Token};
 use ndncc_core::control::ControlBody;

@@ -35,7 +35,7 @@ pub enum Read {
 
 /// A connection attempt: a Unix connect answers at once (connected or refused); a TCP
 /// connect is started without blocking and completes later (the caller waits for the socket
-/// to turn writable, then asks [`tcp_connected`]).
+/// to turn writable, then asks [`crate::daemon::io::tcp_connected`]).
 #[derive(Debug)]
 pub enum Dial {
     Connected(Conn),
@@ -61,28 +61,6 @@ pub fn dial(addr: &Address) -> std::io::Result<Dial> {
             // non-blocking: returns while the handshake is under way
             Ok(Dial::Pending(mio::net::TcpStream::connect(sa)?))
         }
-    }
-}
-
-/// Whether a pending TCP connect (see [`Dial::Pending`]) has completed, once its socket
-/// reported writable: Ok(true) connected, Ok(false) still under way (a spurious wake-up),
-/// Err: refused or failed.
-pub fn tcp_connected(s: &mio::net::TcpStream) -> std::io::Result<bool> {
-    if let Some(e) = s.take_error()? {
-        return Err(e);
-    }
-    match s.peer_addr() {
-        Ok(_) => {
-            let _ = s.set_nodelay(true);
-            Ok(true)
-        }
-        Err(e)
-            if e.kind() == std::io::ErrorKind::NotConnected
-                || e.raw_os_error() == Some(libc::EINPROGRESS) =>
-        {
-            Ok(false)
-        }
-        Err(e) => Err(e),
     }
 }
 
