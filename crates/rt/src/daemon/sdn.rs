@@ -530,11 +530,11 @@ mod tests {
         let t0 = Instant::ZERO + Duration::from_secs(5);
         d.sdn_turn(t0);
         assert!(state(&d).pending.is_some() && state(&d).conn.is_none());
-        assert_eq!(d.sdn_wake(), Some(t0 + CONNECT_TIMEOUT));
-        d.sdn_turn(Instant((t0 + CONNECT_TIMEOUT).0 - 1));
+        assert_eq!(d.sdn_wake(), Some(t0 + ms(200)));
+        d.sdn_turn(Instant((t0 + ms(200)).0 - 1));
         assert!(state(&d).pending.is_some());
         assert_eq!(state(&d).stats.connect_failures, 0);
-        let t1 = t0 + CONNECT_TIMEOUT;
+        let t1 = t0 + ms(200);
         d.sdn_turn(t1);
         let s = state(&d);
         assert!(s.pending.is_none());
@@ -547,7 +547,7 @@ mod tests {
         );
         d.sdn_turn(t1 + ms(100));
         assert!(state(&d).pending.is_some(), "the next attempt");
-        let t2 = t1 + ms(100) + CONNECT_TIMEOUT;
+        let t2 = t1 + ms(100) + ms(200);
         d.sdn_turn(t2);
         assert_eq!(state(&d).stats.connect_timeouts, 2);
         assert_eq!(d.sdn_wake(), Some(t2 + ms(200)), "the wait doubled");
