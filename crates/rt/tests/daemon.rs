@@ -873,6 +873,22 @@ fn a_face_create_on_tcp_opens_the_face_when_the_connect_completes() {
     assert_eq!(again.status_code, 409, "{}", again.status_text);
     assert_eq!(again.body.unwrap().face_id, body.face_id);
     let (_accepted, _) = peer.accept().unwrap();
+    // two asked back to back (the second's connect may be under way when the first's face
+    // opens): one face, the second answered 409 with it
+    let other = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let uri = format!("tcp4://{}", other.local_addr().unwrap());
+    send_face_create(&mut s, &uri, 3);
+    send_face_create(&mut s, &uri, 4);
+    let mut codes = Vec::new();
+    let mut ids = Vec::new();
+    while codes.len() < 2 {
+        let f = read_frame(&mut s, &mut buf).expect("the faces/create replies");
+        let rsp = face_create_reply(&f).expect("a faces/create reply");
+        codes.push(rsp.status_code);
+        ids.push(rsp.body.unwrap().face_id);
+    }
+    assert_eq!(codes, [200, 409]);
+    assert_eq!(ids[0], ids[1]);
     let d = r.finish();
-    assert_eq!(d.face_count(), 2);
+    assert_eq!(d.face_count(), 3);
 }
