@@ -690,3 +690,205 @@ fn an_interest_lifetime_or_freshness_of_any_size_is_taken_without_a_panic() {
     assert!(read_frame(&mut c2, &mut Vec::new()).is_some());
     r.finish();
 }
+
+/// A loopback TCP listener that never answers a connect: its accept queue (backlog 0: room
+/// for one) is filled by a connection nobody accepts, so the kernel drops every further SYN
+/// and a connect stays under way (as towards a black-holed address). Returns the listener
+/// and the filler, which must stay open, and the address.
+fn unanswering_listener() -> (std::net::TcpListener, TcpStream, std::net::SocketAddr) {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain socket calls on a descriptor this function owns; the listener takes it
+    let listener = unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket");
+        let mut sa: libc::sockaddr_in = std::mem::zeroed();
+        sa.sin_family = libc::AF_INET as libc::sa_family_t;
+        sa.sin_addr.s_addr = u32::from(std::net::Ipv4Addr::LOCALHOST).to_be();
+        let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        assert_eq!(
+            libc::bind(fd, std::ptr::addr_of!(sa).cast(), len),
+            0,
+            "bind"
+        );
+        assert_eq!(libc::listen(fd, 0), 0, "listen");
+        std::net::TcpListener::from_raw_fd(fd)
+    };
+    let addr = listener.local_addr().unwrap();
+    let filler = TcpStream::connect(addr).unwrap();
+    // the set-up itself: a connect to it now gets no answer
+    let probe = TcpStream::connect_timeout(&addr, Duration::from_millis(300));
+    assert!(
+        probe
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::TimedOut),
+        "the listener answered: {probe:?}"
+    );
+    (listener, filler, addr)
+}
+
+/// While the SDN controller's TCP address does not answer, the daemon keeps forwarding: its
+/// connect is under way in the kernel, not in the loop. Each UDP Interest for an unrouted name
+/// comes back as a Nack after one turn of the loop; K of them are sent one after the other.
+/// A connect that blocked the loop (the old `connect_timeout(200 ms)` on every attempt, retried
+/// every 1 ms) let about one through per attempt: attempts finished ≈ K. Non-blocking, the
+/// first attempt is still under way (or a few timed out, 200 ms each) when the K are done.
+/// The bound, K ≥ 4 × (attempts finished + 1), holds unless the K round trips on loopback
+/// averaged above ~50 ms; a blocking loop misses it by a factor of four. No clock is read by
+/// the assertion: it compares counts.
+#[test]
+fn an_unanswering_controller_does_not_stall_forwarding() {
+    const K: u64 = 40;
+    let (_listener, _filler, addr) = unanswering_listener();
+    let r = start(&format!(
+        "[sdn]\ncontroller = \"tcp://{addr}\"\nnode = 0\nretry_min_ms = 1\nretry_max_ms = 1\n"
+    ));
+    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let t0 = std::time::Instant::now();
+    let mut b = [0u8; 9000];
+    for k in 0..K {
+        udp.send_to(&interest(&format!("/nowhere/k{k}"), k as u32 + 1), r.udp)
+            .unwrap();
+        let n = udp.recv(&mut b).expect("a Nack for each Interest");
+        assert!(Frame::decode(&b[..n]).unwrap().is_nack());
+    }
+    let took = t0.elapsed();
+    let d = r.finish();
+    let report: serde_json::Value = serde_json::from_str(&d.report()).unwrap();
+    let sdn = &report["sdn"];
+    let finished = sdn["connects"].as_u64().unwrap() + sdn["connect_failures"].as_u64().unwrap();
+    // a figure for the record, not asserted
+    eprintln!("{K} round trips in {took:?}; connect attempts finished: {finished}");
+    assert!(
+        K >= 4 * (finished + 1),
+        "{K} Interests forwarded while {finished} connect attempts finished: {sdn}"
+    );
+    assert_eq!(sdn["connects"], 0, "nothing accepted the connection");
+    // every attempt that finished timed out (none was refused)
+    assert_eq!(sdn["connect_timeouts"], sdn["connect_failures"], "{sdn}");
+    // each went through the forwarder (no route: Nack)
+    assert_eq!(d.fwd.core.counters.rejected, K);
+}
+
+/// A `faces/create` command for `uri`, written on `s`.
+fn send_face_create(s: &mut TcpStream, uri: &str, nonce: u32) {
+    let cmd = CommandInterest {
+        scope: Scope::Localhost,
+        module: "faces".into(),
+        verb: "create".into(),
+        params: ControlParameters {
+            uri: Some(uri.into()),
+            ..Default::default()
+        },
+        nonce,
+        lifetime_ms: 10_000,
+        signature_time_ms: u64::from(nonce),
+        signature_nonce: u64::from(nonce),
+    };
+    s.write_all(&cmd.encode().unwrap()).unwrap();
+}
+
+/// The ControlResponse in `frame` when it is a `faces/create` reply.
+fn face_create_reply(frame: &[u8]) -> Option<ControlResponse> {
+    match Frame::decode(frame).unwrap().net {
+        Some(NetPacket::Data(d))
+            if d.name
+                .to_string()
+                .starts_with("/localhost/nfd/faces/create") =>
+        {
+            Some(ControlResponse::decode(d.content.unwrap()).unwrap())
+        }
+        _ => None,
+    }
+}
+
+/// `faces/create` towards a TCP address that never answers does not hold up forwarding: on the
+/// same stream, the command and then K Interests (each sent when the previous one's Nack came
+/// back); TCP keeps them in order, so the daemon reads the command first. A connect in the
+/// loop (the old `connect_timeout` of 3 s) answered the command after 3 s and only then the
+/// first Interest: 0 Nacks before the reply. Now the K Nacks come first and the command is
+/// answered 406 when its connect times out (3 s later). Counts, not times: only K round
+/// trips on loopback taking 3 s could break it.
+#[test]
+fn a_face_create_towards_an_unanswering_address_does_not_stall_forwarding() {
+    const K: usize = 20;
+    let (_listener, _filler, addr) = unanswering_listener();
+    let r = start("");
+    let mut s = connect(r.tcp);
+    let mut buf = Vec::new();
+    send_face_create(&mut s, &format!("tcp4://{addr}"), 1);
+    let (mut nacks, mut reply) = (0, None);
+    for k in 0..K {
+        s.write_all(&interest(&format!("/nowhere/f{k}"), k as u32 + 10))
+            .unwrap();
+        loop {
+            let f = read_frame(&mut s, &mut buf).expect("a frame");
+            if let Some(rsp) = face_create_reply(&f) {
+                reply.get_or_insert((nacks, rsp));
+                continue;
+            }
+            assert!(Frame::decode(&f).unwrap().is_nack());
+            nacks += 1;
+            break;
+        }
+    }
+    let (before, rsp) = match reply {
+        Some(r) => r,
+        None => {
+            let f = read_frame(&mut s, &mut buf).expect("the faces/create reply");
+            (
+                nacks,
+                face_create_reply(&f).expect("the faces/create reply"),
+            )
+        }
+    };
+    assert_eq!(before, K, "Nacks forwarded before the command's reply");
+    assert_eq!(rsp.status_code, 406, "{}", rsp.status_text);
+    assert!(rsp.status_text.contains("timed out"), "{}", rsp.status_text);
+    let d = r.finish();
+    assert_eq!(d.face_count(), 1, "no face was opened towards {addr}");
+}
+
+/// `faces/create` towards a listening TCP address opens the face (200, its id and URIs) once
+/// the connect completes; asked again, 409 with the same face.
+#[test]
+fn a_face_create_on_tcp_opens_the_face_when_the_connect_completes() {
+    let peer = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = peer.local_addr().unwrap();
+    let r = start("");
+    let mut s = connect(r.tcp);
+    let mut buf = Vec::new();
+    let uri = format!("tcp4://{addr}");
+    let mut ask = |nonce| {
+        send_face_create(&mut s, &uri, nonce);
+        let f = read_frame(&mut s, &mut buf).expect("the faces/create reply");
+        face_create_reply(&f).expect("the faces/create reply")
+    };
+    let first = ask(1);
+    assert_eq!(first.status_code, 200, "{}", first.status_text);
+    let body = first.body.unwrap();
+    assert_eq!(body.uri.as_deref(), Some(uri.as_str()));
+    assert!(body.face_id.is_some_and(|id| id >= 256));
+    let again = ask(2);
+    assert_eq!(again.status_code, 409, "{}", again.status_text);
+    assert_eq!(again.body.unwrap().face_id, body.face_id);
+    let (_accepted, _) = peer.accept().unwrap();
+    // two asked back to back (the second's connect may be under way when the first's face
+    // opens): one face, the second answered 409 with it
+    let other = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let uri = format!("tcp4://{}", other.local_addr().unwrap());
+    send_face_create(&mut s, &uri, 3);
+    send_face_create(&mut s, &uri, 4);
+    let mut codes = Vec::new();
+    let mut ids = Vec::new();
+    while codes.len() < 2 {
+        let f = read_frame(&mut s, &mut buf).expect("the faces/create replies");
+        let rsp = face_create_reply(&f).expect("a faces/create reply");
+        codes.push(rsp.status_code);
+        ids.push(rsp.body.unwrap().face_id);
+    }
+    assert_eq!(codes, [200, 409]);
+    assert_eq!(ids[0], ids[1]);
+    let d = r.finish();
+    assert_eq!(d.face_count(), 3);
+}

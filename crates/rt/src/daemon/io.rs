@@ -141,3 +141,25 @@ pub enum FaceIo {
         remote: SocketAddr,
     },
 }
+
+/// Whether a pending TCP connect (a non-blocking `mio` connect) has completed, once its socket
+/// reported writable: Ok(true) connected, Ok(false) still under way (a spurious wake-up),
+/// Err: refused or failed.
+pub fn tcp_connected(s: &mio::net::TcpStream) -> io::Result<bool> {
+    if let Some(e) = s.take_error()? {
+        return Err(e);
+    }
+    match s.peer_addr() {
+        Ok(_) => {
+            let _ = s.set_nodelay(true);
+            Ok(true)
+        }
+        Err(e)
+            if e.kind() == io::ErrorKind::NotConnected
+                || e.raw_os_error() == Some(libc::EINPROGRESS) =>
+        {
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
+}

@@ -28,7 +28,7 @@ impl Daemon {
             Ok(None) => return false,
             Err(e) => {
                 let r = ControlResponse::new(400, &format!("bad command: {e}"), Default::default());
-                self.reply(face, i, command_reply(i, &r));
+                self.send_reply(face, command_reply(i, &r));
                 return true;
             }
         };
@@ -66,22 +66,44 @@ impl Daemon {
                 content: Some(content),
                 ..Default::default()
             };
-            self.reply(face, i, data);
+            self.send_reply(face, data);
             return true;
         }
         let params = cmd.params.clone().unwrap_or_default();
+        if (cmd.module.as_str(), cmd.verb.as_str()) == ("faces", "create") {
+            if let Some((uri, remote)) = self.tcp_face_to_dial(&params) {
+                // answered when the connect ends (`dial.rs`): the loop does not wait for it
+                let now = self.now();
+                self.dial_face(now, face, i.name.to_owned(), params, uri, remote);
+                return true;
+            }
+        }
         let (code, text, body) = self.command(face, &cmd.module, &cmd.verb, params);
         let r = ControlResponse::new(code, &text, body);
-        self.reply(face, i, command_reply(i, &r));
+        self.send_reply(face, command_reply(i, &r));
         true
     }
 
-    fn reply(&mut self, face: FaceId, _i: &InterestView<'_>, data: ndncc_wire::Data) {
+    /// Sends a reply on `face` (through its link, as any packet).
+    pub(super) fn send_reply(&mut self, face: FaceId, data: ndncc_wire::Data) {
         let bytes = data.encode();
         let now = self.now();
         if let Some(Some(f)) = self.faces.get_mut(face.0 as usize) {
             f.link.send(now, bytes);
         }
+    }
+
+    /// A `faces/create` to connect on TCP (`tcp`, `tcp4`, `tcp6`; no face goes there yet, the
+    /// address parses): its URI and peer. Any other goes through [`Daemon::open_uri`].
+    fn tcp_face_to_dial(&self, p: &ControlParameters) -> Option<(String, std::net::SocketAddr)> {
+        let uri = p.uri.as_deref()?;
+        let (kind, rest) = uri.split_once("://")?;
+        if !matches!(kind, "tcp" | "tcp4" | "tcp6") || self.open_faces().any(|(_, f)| f.uri == uri)
+        {
+            return None;
+        }
+        let remote = super::parse_addr(rest).ok()?;
+        Some((uri.to_string(), remote))
     }
 
     /// Runs a command: (status code, text, ControlParameters body).

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod config;
+mod dial;
 mod face;
 pub mod io;
 pub mod link;
@@ -135,6 +136,8 @@ pub struct Daemon {
     started_unix_ms: u64,
     /// The control connection to the SDN controller (`[sdn]`).
     sdn: Option<sdn::SdnState>,
+    /// `faces/create` TCP connects under way (slot `k`: token `dial::DIAL_TOP - k`).
+    dials: Vec<Option<dial::Dialing>>,
     /// The `[[face]]` entries' faces, in order.
     static_faces: Vec<FaceId>,
 }
@@ -201,6 +204,7 @@ impl Daemon {
                 Some(c) => Some(sdn::SdnState::new(c)?),
                 None => None,
             },
+            dials: Vec::new(),
             static_faces: Vec::new(),
             fwd,
             cfg,
@@ -302,6 +306,7 @@ impl Daemon {
             self.on_timers(now);
             self.transmit(now);
             self.sdn_turn(now);
+            self.dial_turn(now);
             let wait = match self.reread.is_empty() && self.udp_reread.is_empty() {
                 true => self.next_wake(now).map(|t| {
                     let ns = t.0.saturating_sub(self.now().0);
@@ -320,7 +325,12 @@ impl Daemon {
                     WAKER => {}
                     UNIX_LISTENER => self.accept_unix(),
                     TCP_LISTENER => self.accept_tcp(),
-                    sdn::CONTROL => self.sdn_read(self.now()),
+                    sdn::CONTROL => self.sdn_event(self.now()),
+                    Token(t)
+                        if (dial::DIAL_TOP + 1 - dial::MAX_DIALS..=dial::DIAL_TOP).contains(&t) =>
+                    {
+                        self.dial_event(dial::DIAL_TOP - t)
+                    }
                     Token(t) if (UDP_BASE..FACE_BASE).contains(&t) => self.read_udp(t - UDP_BASE),
                     Token(t) if t >= FACE_BASE => {
                         let face = FaceId((t - FACE_BASE) as u32);
@@ -376,6 +386,9 @@ impl Daemon {
             }
         }
         if let Some(a) = self.sdn_wake() {
+            t = t.min(a);
+        }
+        if let Some(a) = self.dial_wake() {
             t = t.min(a);
         }
         Some(t.max(now))

@@ -7,8 +7,9 @@
 
 use super::{Daemon, FACE_ID_OFFSET};
 use crate::boundary::names::NameMapper;
+use crate::daemon::io::{tcp_connected, Conn};
 use crate::sdn::frame::{HelloFace, Msg};
-use crate::sdn::link::{connect, Backoff, ControlConn, Read};
+use crate::sdn::link::{dial, Backoff, ControlConn, Dial, Read};
 use crate::sdn::Address;
 use mio::{Interest as Ready, Token};
 use ndncc_core::control::ControlBody;
@@ -20,11 +21,19 @@ use std::sync::Arc;
 /// matched before it).
 pub(super) const CONTROL: Token = Token(usize::MAX - 1);
 
+/// How long a TCP connect to the controller may stay under way before the attempt counts as
+/// failed (and the back-off's next wait starts). The loop does not wait for it: the
+/// handshake runs in the kernel while the daemon forwards.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_millis(200);
+
 /// The router side's counters (in the daemon's report, `sdn`).
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct SdnStats {
     pub connects: u64,
+    /// Attempts refused, failed or still under way after [`CONNECT_TIMEOUT`].
     pub connect_failures: u64,
+    /// Of `connect_failures`, the TCP connects that timed out.
+    pub connect_timeouts: u64,
     pub disconnects: u64,
     /// Frames from the controller refused (each dropped the connection).
     pub bad_frames: u64,
@@ -47,6 +56,8 @@ pub(super) struct SdnState {
     addr: Address,
     delay: Duration,
     conn: Option<ControlConn>,
+    /// A TCP connect under way (registered WRITABLE on [`CONTROL`]) and when it times out.
+    pending: Option<(mio::net::TcpStream, Instant)>,
     next_try: Instant,
     backoff: Backoff,
     pub stats: SdnStats,
@@ -61,6 +72,7 @@ impl SdnState {
             addr: Address::parse(&cfg.controller).map_err(|e| format!("sdn.controller: {e}"))?,
             delay: ms(cfg.delay_ms),
             conn: None,
+            pending: None,
             next_try: Instant::ZERO,
             backoff: Backoff::new(ms(cfg.retry_min_ms), ms(cfg.retry_max_ms)),
             stats: SdnStats::default(),
@@ -82,7 +94,16 @@ impl Daemon {
         let Some(s) = self.sdn.as_mut() else {
             return;
         };
-        if s.conn.is_none() && now >= s.next_try {
+        if s.pending
+            .as_ref()
+            .is_some_and(|(_, deadline)| now >= *deadline)
+        {
+            self.sdn_connect_failed(now, "connect timed out", true);
+        }
+        let Some(s) = self.sdn.as_mut() else {
+            return;
+        };
+        if s.conn.is_none() && s.pending.is_none() && now >= s.next_try {
             self.sdn_connect(now);
         }
         let joined = self.cfg.sdn.as_ref().is_some_and(|c| c.joined);
@@ -122,52 +143,123 @@ impl Daemon {
     /// When the control plane next needs a turn.
     pub(super) fn sdn_wake(&self) -> Option<Instant> {
         let s = self.sdn.as_ref()?;
-        match &s.conn {
-            None => Some(s.next_try),
-            Some(c) => c.next_due(),
+        match (&s.conn, &s.pending) {
+            (Some(c), _) => c.next_due(),
+            (None, Some((_, deadline))) => Some(*deadline),
+            (None, None) => Some(s.next_try),
         }
     }
 
+    /// The control token's event: the pending connect's socket turned writable, or the
+    /// connection is readable.
+    pub(super) fn sdn_event(&mut self, now: Instant) {
+        let Some(s) = self.sdn.as_mut() else {
+            return;
+        };
+        let Some((sock, _)) = s.pending.as_ref() else {
+            self.sdn_read(now);
+            return;
+        };
+        match tcp_connected(sock) {
+            Ok(false) => {}
+            Ok(true) => {
+                if let Some((mut sock, _)) = s.pending.take() {
+                    let registered = self
+                        .poll
+                        .registry()
+                        .reregister(&mut sock, CONTROL, Ready::READABLE)
+                        .is_ok();
+                    self.sdn_up(now, Conn::Tcp(sock), registered);
+                }
+            }
+            Err(e) => self.sdn_connect_failed(now, &e.to_string(), false),
+        }
+    }
+
+    /// The pending connect failed (refused, or `timed_out`): the socket is closed and the
+    /// next attempt waits for the back-off.
+    fn sdn_connect_failed(&mut self, now: Instant, why: &str, timed_out: bool) {
+        let Some(s) = self.sdn.as_mut() else {
+            return;
+        };
+        if let Some((mut sock, _)) = s.pending.take() {
+            let _ = self.poll.registry().deregister(&mut sock);
+        }
+        s.stats.connect_timeouts += u64::from(timed_out);
+        self.sdn_failed(now, why);
+    }
+
+    /// An attempt failed: counted, logged the first time, retried after the back-off.
+    fn sdn_failed(&mut self, now: Instant, why: &str) {
+        let Some(s) = self.sdn.as_mut() else {
+            return;
+        };
+        s.stats.connect_failures += 1;
+        s.next_try = now + s.backoff.failed();
+        if s.stats.connect_failures == 1 {
+            eprintln!(
+                "ndnccd: sdn: cannot reach the controller at {} ({why}); retrying",
+                s.addr
+            );
+        }
+    }
+
+    /// Starts an attempt: a Unix connect answers at once; a TCP connect is left under way
+    /// ([`Daemon::sdn_event`] completes it, [`Daemon::sdn_turn`] times it out).
     fn sdn_connect(&mut self, now: Instant) {
         let Some(s) = self.sdn.as_mut() else {
             return;
         };
-        match connect(&s.addr) {
-            Ok(conn) => {
-                let mut c = ControlConn::new(conn);
+        match dial(&s.addr) {
+            Ok(Dial::Connected(conn)) => self.sdn_register_up(now, conn),
+            Ok(Dial::Pending(mut sock)) => {
                 if self
                     .poll
                     .registry()
-                    .register(c.io.conn.source(), CONTROL, Ready::READABLE)
+                    .register(&mut sock, CONTROL, Ready::WRITABLE)
                     .is_err()
                 {
-                    s.stats.connect_failures += 1;
-                    s.next_try = now + s.backoff.failed();
+                    self.sdn_failed(now, "cannot register the socket");
                     return;
                 }
-                s.backoff.connected();
-                s.stats.connects += 1;
-                s.stats.received_last_connection = 0;
-                // the HELLO goes first, without the link's delay: it stands for the topology
-                // the controller would have learned at start
-                c.send_at(now, &self.hello());
-                if let Some(s) = self.sdn.as_mut() {
-                    s.conn = Some(c);
-                }
-                eprintln!("ndnccd: sdn: connected to {}", self.sdn_addr());
+                s.pending = Some((sock, now + CONNECT_TIMEOUT));
             }
-            Err(e) => {
-                s.stats.connect_failures += 1;
-                let wait = s.backoff.failed();
-                s.next_try = now + wait;
-                if s.stats.connect_failures == 1 {
-                    eprintln!(
-                        "ndnccd: sdn: cannot reach the controller at {} ({e}); retrying",
-                        s.addr
-                    );
-                }
-            }
+            Err(e) => self.sdn_failed(now, &e.to_string()),
         }
+    }
+
+    /// A connection that answered at once (Unix): registered, then up.
+    fn sdn_register_up(&mut self, now: Instant, mut conn: Conn) {
+        let registered = self
+            .poll
+            .registry()
+            .register(conn.source(), CONTROL, Ready::READABLE)
+            .is_ok();
+        self.sdn_up(now, conn, registered);
+    }
+
+    /// A connection is there (`registered` for reading on [`CONTROL`]): the HELLO goes first.
+    fn sdn_up(&mut self, now: Instant, conn: Conn, registered: bool) {
+        let Some(s) = self.sdn.as_mut() else {
+            return;
+        };
+        let mut c = ControlConn::new(conn);
+        if !registered {
+            let _ = self.poll.registry().deregister(c.io.conn.source());
+            s.stats.connect_failures += 1;
+            s.next_try = now + s.backoff.failed();
+            return;
+        }
+        s.backoff.connected();
+        s.stats.connects += 1;
+        s.stats.received_last_connection = 0;
+        // the HELLO goes first, without the link's delay: it stands for the topology
+        // the controller would have learned at start
+        c.send_at(now, &self.hello());
+        if let Some(s) = self.sdn.as_mut() {
+            s.conn = Some(c);
+        }
+        eprintln!("ndnccd: sdn: connected to {}", self.sdn_addr());
     }
 
     fn sdn_addr(&self) -> String {
@@ -388,4 +480,123 @@ fn lowest(m: &[(FaceId, f64)]) -> Option<FaceId> {
             _ => Some((f, v)),
         })
         .map(|(f, _)| f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::daemon::config::Config;
+    use crate::sdn::frame::Decoder;
+    use std::io::Read as _;
+
+    fn daemon_towards(controller: &str) -> Daemon {
+        let text = format!(
+            "[listen]\nudp = \"127.0.0.1:0\"\n[sdn]\ncontroller = \"{controller}\"\nnode = 4\n"
+        );
+        Daemon::bind(Config::parse(&text).unwrap()).unwrap()
+    }
+
+    fn state(d: &Daemon) -> &SdnState {
+        d.sdn.as_ref().unwrap()
+    }
+
+    /// Polls (as the loop does) until the connect under way has an outcome; at most 50 polls
+    /// of at most 100 ms each.
+    fn settle(d: &mut Daemon) {
+        let mut events = mio::Events::with_capacity(8);
+        for _ in 0..50 {
+            if state(d).pending.is_none() {
+                return;
+            }
+            d.poll
+                .poll(&mut events, Some(std::time::Duration::from_millis(100)))
+                .unwrap();
+            let now = d.now();
+            if events.iter().any(|ev| ev.token() == CONTROL) {
+                d.sdn_event(now);
+            }
+        }
+    }
+
+    /// The attempt's time-out and the back-off run on the daemon's clock: here the turns are
+    /// given made-up instants and the socket's readiness is never read, so the attempt stays
+    /// under way until its 200 ms are up; then the next one waits `retry_min_ms` (100 ms), the
+    /// one after twice that.
+    #[test]
+    fn a_tcp_connect_under_way_times_out_on_the_daemon_clock_then_backs_off() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut d = daemon_towards(&format!("tcp://{}", listener.local_addr().unwrap()));
+        let ms = Duration::from_millis;
+        let t0 = Instant::ZERO + Duration::from_secs(5);
+        d.sdn_turn(t0);
+        assert!(state(&d).pending.is_some() && state(&d).conn.is_none());
+        assert_eq!(d.sdn_wake(), Some(t0 + ms(200)));
+        d.sdn_turn(Instant((t0 + ms(200)).0 - 1));
+        assert!(state(&d).pending.is_some());
+        assert_eq!(state(&d).stats.connect_failures, 0);
+        let t1 = t0 + ms(200);
+        d.sdn_turn(t1);
+        let s = state(&d);
+        assert!(s.pending.is_none());
+        assert_eq!((s.stats.connect_failures, s.stats.connect_timeouts), (1, 1));
+        assert_eq!(d.sdn_wake(), Some(t1 + ms(100)));
+        d.sdn_turn(Instant((t1 + ms(100)).0 - 1));
+        assert!(
+            state(&d).pending.is_none(),
+            "no attempt before the back-off is over"
+        );
+        d.sdn_turn(t1 + ms(100));
+        assert!(state(&d).pending.is_some(), "the next attempt");
+        let t2 = t1 + ms(100) + ms(200);
+        d.sdn_turn(t2);
+        assert_eq!(state(&d).stats.connect_timeouts, 2);
+        assert_eq!(d.sdn_wake(), Some(t2 + ms(200)), "the wait doubled");
+    }
+
+    /// A TCP connect completes when its socket turns writable: the connection is then read on
+    /// the control token and the HELLO is the first thing the controller reads.
+    #[test]
+    fn a_tcp_connect_completes_when_writable_and_the_hello_goes_first() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut d = daemon_towards(&format!("tcp://{}", listener.local_addr().unwrap()));
+        let now = d.now();
+        d.sdn_turn(now);
+        settle(&mut d);
+        let s = state(&d);
+        assert!(s.conn.is_some(), "{:?}", s.stats);
+        assert_eq!((s.stats.connects, s.stats.connect_failures), (1, 0));
+        let now = d.now();
+        d.sdn_turn(now); // writes the HELLO
+        let (mut peer, _) = listener.accept().unwrap();
+        peer.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let mut decoder = Decoder::default();
+        let mut buf = [0u8; 4096];
+        let msg = loop {
+            if let Some(m) = decoder.next_msg().unwrap() {
+                break m;
+            }
+            let n = peer.read(&mut buf).unwrap();
+            assert!(n > 0, "the daemon closed the connection");
+            decoder.push(&buf[..n]);
+        };
+        assert!(matches!(msg, Msg::Hello { node: 4, .. }), "{msg:?}");
+    }
+
+    /// A refused TCP connect is a failure (not a time-out) and the back-off's first wait.
+    #[test]
+    fn a_refused_tcp_connect_is_a_failure_and_waits_for_the_back_off() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap(); // closed again: nothing listens there
+        let mut d = daemon_towards(&format!("tcp://{port}"));
+        let now = d.now();
+        d.sdn_turn(now);
+        settle(&mut d);
+        let s = state(&d);
+        assert!(s.pending.is_none() && s.conn.is_none());
+        assert_eq!((s.stats.connect_failures, s.stats.connect_timeouts), (1, 0));
+        assert!(s.next_try >= now + Duration::from_millis(100));
+    }
 }

@@ -33,24 +33,33 @@ pub enum Read {
     Bad { msgs: Vec<Msg>, error: FrameError },
 }
 
-/// Connects to `addr` (TCP with a short timeout: the controller is local to the experiment).
-pub fn connect(addr: &Address) -> std::io::Result<Conn> {
+/// A connection attempt: a Unix connect answers at once (connected or refused); a TCP
+/// connect is started without blocking and completes later (the caller waits for the socket
+/// to turn writable, then asks [`crate::daemon::io::tcp_connected`]).
+#[derive(Debug)]
+pub enum Dial {
+    Connected(Conn),
+    Pending(mio::net::TcpStream),
+}
+
+/// Starts connecting to `addr`. A TCP host name is resolved here, by the system's resolver
+/// (an IP address needs no lookup).
+pub fn dial(addr: &Address) -> std::io::Result<Dial> {
     match addr {
         Address::Unix(p) => {
             let s = std::os::unix::net::UnixStream::connect(p)?;
             s.set_nonblocking(true)?;
-            Ok(Conn::Unix(mio::net::UnixStream::from_std(s)))
+            Ok(Dial::Connected(Conn::Unix(mio::net::UnixStream::from_std(
+                s,
+            ))))
         }
         Address::Tcp(a) => {
             use std::net::ToSocketAddrs;
             let sa = a.to_socket_addrs()?.next().ok_or_else(|| {
                 std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address")
             })?;
-            let s =
-                std::net::TcpStream::connect_timeout(&sa, std::time::Duration::from_millis(200))?;
-            s.set_nonblocking(true)?;
-            let _ = s.set_nodelay(true);
-            Ok(Conn::Tcp(mio::net::TcpStream::from_std(s)))
+            // non-blocking: returns while the handshake is under way
+            Ok(Dial::Pending(mio::net::TcpStream::connect(sa)?))
         }
     }
 }
