@@ -7,7 +7,7 @@
 
 use super::face::scheme;
 use super::io::{tcp_connected, Conn, FaceIo, StreamIo};
-use super::{Daemon, FACE_ID_OFFSET};
+use super::Daemon;
 use mio::Interest as Ready;
 use mio::Token;
 use ndncc_core::face::FaceId;
@@ -152,12 +152,7 @@ impl Daemon {
                 (id, 200, "OK")
             }
         };
-        let f = self.face(id);
-        p.face_id = Some(u64::from(id.0) + FACE_ID_OFFSET);
-        p.uri = f.map(|f| f.uri.clone());
-        p.local_uri = f.map(|f| f.local_uri.clone());
-        p.face_persistency = f.map(|f| f.persistency);
-        p.flags = Some(p.flags.unwrap_or(0));
+        self.describe_face(id, &mut p);
         self.reply_command(d.requester, d.reply_name, code, text, p);
     }
 

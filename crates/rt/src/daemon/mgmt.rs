@@ -21,6 +21,17 @@ use ndncc_wire::{Component, InterestView, MetaInfo, Name, NameView};
 const STRATEGY_PREFIX: &str = "/localhost/nfd/strategy";
 
 impl Daemon {
+    /// Fills a faces/create reply's parameters from face `id`: its FaceId, URIs, persistency
+    /// and flags (0 unless the command gave some).
+    pub(super) fn describe_face(&self, id: FaceId, p: &mut ControlParameters) {
+        let f = self.face(id);
+        p.face_id = Some(u64::from(id.0) + FACE_ID_OFFSET);
+        p.uri = f.map(|f| f.uri.clone());
+        p.local_uri = f.map(|f| f.local_uri.clone());
+        p.face_persistency = f.map(|f| f.persistency);
+        p.flags = Some(p.flags.unwrap_or(0));
+    }
+
     /// Answers a management Interest; false when `i` is not one.
     pub(super) fn handle_mgmt(&mut self, face: FaceId, i: &InterestView<'_>) -> bool {
         let cmd = match Command::parse(i) {
@@ -177,12 +188,7 @@ impl Daemon {
                 let link = self.cfg.link;
                 match self.open_uri(&uri, &link, p.face_persistency.unwrap_or(0)) {
                     Ok((id, created)) => {
-                        let f = self.face(id);
-                        p.face_id = Some(u64::from(id.0) + FACE_ID_OFFSET);
-                        p.uri = f.map(|f| f.uri.clone());
-                        p.local_uri = f.map(|f| f.local_uri.clone());
-                        p.face_persistency = f.map(|f| f.persistency);
-                        p.flags = Some(p.flags.unwrap_or(0));
+                        self.describe_face(id, &mut p);
                         if created {
                             (200, "OK".into(), p)
                         } else {
