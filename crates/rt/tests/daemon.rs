@@ -892,3 +892,200 @@ fn a_face_create_on_tcp_opens_the_face_when_the_connect_completes() {
     let d = r.finish();
     assert_eq!(d.face_count(), 3);
 }
+
+/// A Unix listener (backlog 0) whose accept queue is full: the connections that fill it are
+/// never accepted, so a blocking connect to it waits until the listener accepts (as a
+/// controller that stopped accepting). The set-up checks it: a non-blocking probe gets EAGAIN.
+/// None (the test is skipped, said on stderr) when the kernel never reports the queue full.
+struct FullUnixListener {
+    listener: std::os::unix::net::UnixListener,
+    fillers: Vec<mio::net::UnixStream>,
+    path: std::path::PathBuf,
+}
+
+fn full_unix_listener(tag: &str) -> Option<FullUnixListener> {
+    use std::os::fd::FromRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::env::temp_dir().join(format!("ndncc-{tag}-{}.sock", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let bytes = path.as_os_str().as_bytes();
+    // SAFETY: plain socket calls on a descriptor this function owns; the listener takes it
+    let listener = unsafe {
+        let fd = libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket");
+        let mut sa: libc::sockaddr_un = std::mem::zeroed();
+        sa.sun_family = libc::AF_UNIX as libc::sa_family_t;
+        assert!(bytes.len() < sa.sun_path.len(), "socket path too long");
+        for (d, s) in sa.sun_path.iter_mut().zip(bytes) {
+            *d = *s as libc::c_char;
+        }
+        let len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
+        assert_eq!(
+            libc::bind(fd, std::ptr::addr_of!(sa).cast(), len),
+            0,
+            "bind {}",
+            path.display()
+        );
+        assert_eq!(libc::listen(fd, 0), 0, "listen");
+        std::os::unix::net::UnixListener::from_raw_fd(fd)
+    };
+    let mut fillers = Vec::new();
+    // non-blocking connects until one is told to wait (EAGAIN): the queue is then full
+    for _ in 0..64 {
+        match mio::net::UnixStream::connect(&path) {
+            Ok(s) => fillers.push(s),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                return Some(FullUnixListener {
+                    listener,
+                    fillers,
+                    path,
+                })
+            }
+            Err(e) => panic!("connect {}: {e}", path.display()),
+        }
+    }
+    eprintln!(
+        "SKIPPED: 64 connects to a Unix listener of backlog 0 all went through without an \
+         accept; this kernel does not report a full accept queue (EAGAIN), so a blocking \
+         connect could not be made to wait"
+    );
+    let _ = std::fs::remove_file(&path);
+    None
+}
+
+impl FullUnixListener {
+    /// Accepts the connections that filled the queue: the listener has room again.
+    fn drain(&mut self) {
+        for _ in 0..self.fillers.len() {
+            self.listener.accept().unwrap();
+        }
+    }
+}
+
+impl Drop for FullUnixListener {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// While the SDN controller's Unix listener does not accept (its accept queue full), the
+/// daemon keeps forwarding: the connect is non-blocking, and Linux answers EAGAIN at once, an
+/// attempt failed (counted, not a time-out) and retried after the back-off. A blocking
+/// connect (the old code) stopped the loop at the first attempt: not one of the K Interests
+/// came back. Once the controller accepts again, the next attempt connects and the HELLO is
+/// the first frame it reads. Counts, not times.
+#[test]
+fn a_controller_whose_unix_accept_queue_is_full_does_not_stall_forwarding() {
+    use ndncc_rt::sdn::frame::{Decoder, Msg};
+    const K: u64 = 40;
+    let Some(mut full) = full_unix_listener("sdn-full") else {
+        return;
+    };
+    let r = start(&format!(
+        "[sdn]\ncontroller = \"unix://{}\"\nnode = 7\nretry_min_ms = 1\nretry_max_ms = 1\n",
+        full.path.display()
+    ));
+    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut b = [0u8; 9000];
+    for k in 0..K {
+        udp.send_to(&interest(&format!("/nowhere/u{k}"), k as u32 + 1), r.udp)
+            .unwrap();
+        let n = udp.recv(&mut b).expect("a Nack for each Interest");
+        assert!(Frame::decode(&b[..n]).unwrap().is_nack());
+    }
+    // the controller accepts again: the daemon's next attempt gets through, HELLO first
+    full.drain();
+    full.listener.set_nonblocking(true).unwrap();
+    let mut conn = None;
+    for _ in 0..500 {
+        match full.listener.accept() {
+            Ok((s, _)) => {
+                conn = Some(s);
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => panic!("accept: {e}"),
+        }
+    }
+    let mut conn = conn.expect("the daemon connects once the controller accepts");
+    conn.set_nonblocking(false).unwrap();
+    conn.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut decoder = Decoder::default();
+    let mut buf = [0u8; 4096];
+    let msg = loop {
+        if let Some(m) = decoder.next_msg().unwrap() {
+            break m;
+        }
+        let n = conn.read(&mut buf).expect("the HELLO");
+        assert!(n > 0, "the daemon closed the connection");
+        decoder.push(&buf[..n]);
+    };
+    assert!(matches!(msg, Msg::Hello { node: 7, .. }), "{msg:?}");
+    let d = r.finish();
+    let report: serde_json::Value = serde_json::from_str(&d.report()).unwrap();
+    let sdn = &report["sdn"];
+    assert_eq!(sdn["connects"], 1, "{sdn}");
+    assert!(sdn["connect_failures"].as_u64().unwrap() >= 1, "{sdn}");
+    // EAGAIN is an answer, not a connect left under way
+    assert_eq!(sdn["connect_timeouts"], 0, "{sdn}");
+    assert_eq!(d.fwd.core.counters.rejected, K);
+}
+
+/// `faces/create` towards a Unix listener whose accept queue is full does not stall
+/// forwarding: the command is answered 406 at once (the connect would have to wait for the
+/// listener) and the K Interests that follow it on the same stream are Nacked. The old
+/// blocking connect stopped the loop at the command: no reply, no Nack. Once the listener has
+/// room, the same command opens the face (200, the URI as asked); asked again, 409.
+#[test]
+fn a_face_create_towards_a_full_unix_listener_does_not_stall_forwarding() {
+    const K: usize = 20;
+    let Some(mut full) = full_unix_listener("face-full") else {
+        return;
+    };
+    let r = start("");
+    let mut s = connect(r.tcp);
+    let mut buf = Vec::new();
+    let uri = format!("unix://{}", full.path.display());
+    send_face_create(&mut s, &uri, 1);
+    let (mut nacks, mut reply) = (0, None);
+    for k in 0..K {
+        s.write_all(&interest(&format!("/nowhere/v{k}"), k as u32 + 10))
+            .unwrap();
+        loop {
+            let f = read_frame(&mut s, &mut buf).expect("a frame");
+            if let Some(rsp) = face_create_reply(&f) {
+                reply = Some(rsp);
+                continue;
+            }
+            assert!(Frame::decode(&f).unwrap().is_nack());
+            nacks += 1;
+            break;
+        }
+    }
+    assert_eq!(nacks, K);
+    let rsp = reply.expect("the faces/create reply, before the Nacks");
+    assert_eq!(rsp.status_code, 406, "{}", rsp.status_text);
+    assert!(
+        rsp.status_text.contains("accept queue is full"),
+        "{}",
+        rsp.status_text
+    );
+    full.drain();
+    send_face_create(&mut s, &uri, 2);
+    let f = read_frame(&mut s, &mut buf).expect("the faces/create reply");
+    let ok = face_create_reply(&f).expect("the faces/create reply");
+    assert_eq!(ok.status_code, 200, "{}", ok.status_text);
+    let body = ok.body.unwrap();
+    assert_eq!(body.uri.as_deref(), Some(uri.as_str()));
+    assert_eq!(body.local_uri.as_deref(), Some("unix://"));
+    send_face_create(&mut s, &uri, 3);
+    let f = read_frame(&mut s, &mut buf).expect("the faces/create reply");
+    let again = face_create_reply(&f).expect("the faces/create reply");
+    assert_eq!(again.status_code, 409, "{}", again.status_text);
+    assert_eq!(again.body.unwrap().face_id, body.face_id);
+    let d = r.finish();
+    assert_eq!(d.face_count(), 2);
+}

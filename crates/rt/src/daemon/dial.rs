@@ -1,12 +1,14 @@
-//! `faces/create` towards a TCP address without stalling the loop: the connect is started
-//! non-blocking, the loop goes on forwarding, and the command's reply goes out when the socket
-//! turns writable (200, the new face; or 409, a face that opened meanwhile) or the connect
-//! fails or times out (406, as a refused connect always did). The `[[face]]` entries of the
-//! config are opened before the loop starts and still connect in place
-//! ([`Daemon::open_uri`]).
+//! `faces/create` towards a TCP or Unix address without stalling the loop: the connect is
+//! started non-blocking, the loop goes on forwarding, and the command's reply goes out when the
+//! socket turns writable (200, the new face; or 409, a face that opened meanwhile) or the
+//! connect fails or times out (406, as a refused connect always did). A Unix connect is
+//! answered at once on Linux: connected (the face opens and the reply goes out in the same
+//! turn, as before), refused, or the listener's accept queue is full (406: a blocking connect
+//! would wait for the listener, with the loop stopped). The `[[face]]` entries of the config
+//! are opened before the loop starts and still connect in place ([`Daemon::open_uri`]).
 
 use super::face::scheme;
-use super::io::{tcp_connected, Conn, FaceIo, StreamIo};
+use super::io::{connected, unix_connect, Conn, FaceIo, StreamIo};
 use super::Daemon;
 use mio::Interest as Ready;
 use mio::Token;
@@ -15,8 +17,9 @@ use ndncc_core::time::{Duration, Instant};
 use ndncc_wire::mgmt::{ControlParameters, ControlResponse};
 use ndncc_wire::{Data, Name};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
-/// How long a face's TCP connect may stay under way before the command fails (406).
+/// How long a face's connect may stay under way before the command fails (406).
 pub const FACE_CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// Most `faces/create` connects under way at once; more are refused (503) until one ends.
 pub const MAX_DIALS: usize = 256;
@@ -24,10 +27,17 @@ pub const MAX_DIALS: usize = 256;
 /// connection's token).
 pub(super) const DIAL_TOP: usize = usize::MAX - 2;
 
-/// A `faces/create` whose TCP connect is under way.
+/// Where a `faces/create` connects.
+#[derive(Debug)]
+pub(super) enum Peer {
+    Tcp(SocketAddr),
+    Unix(PathBuf),
+}
+
+/// A `faces/create` whose connect is under way.
 #[derive(Debug)]
 pub(super) struct Dialing {
-    sock: mio::net::TcpStream,
+    sock: Conn,
     deadline: Instant,
     /// The face the command came on and the command Interest's name (its reply's name).
     requester: FaceId,
@@ -35,12 +45,12 @@ pub(super) struct Dialing {
     params: ControlParameters,
     /// The URI as asked (a face already going there answers 409) and the peer.
     uri: String,
-    remote: SocketAddr,
+    remote: Peer,
 }
 
 impl Daemon {
-    /// Starts the connect of a `faces/create` for `tcp`/`tcp4`/`tcp6` `uri` (to `remote`);
-    /// the reply goes out when it ends.
+    /// Starts the connect of a `faces/create` for `uri` (`tcp`/`tcp4`/`tcp6` or `unix`, to
+    /// `remote`); the reply goes out when it ends (at once when it ends at once).
     pub(super) fn dial_face(
         &mut self,
         now: Instant,
@@ -48,38 +58,26 @@ impl Daemon {
         reply_name: Name,
         params: ControlParameters,
         uri: String,
-        remote: SocketAddr,
+        remote: Peer,
     ) {
-        let Some(k) = self.dials.iter().position(Option::is_none).or_else(|| {
-            (self.dials.len() < MAX_DIALS).then(|| {
-                self.dials.push(None);
-                self.dials.len() - 1
-            })
-        }) else {
-            let text = format!("{MAX_DIALS} face connects are under way; try again later");
-            return self.reply_command(requester, reply_name, 503, &text, params);
+        let busy = format!("{MAX_DIALS} face connects are under way; try again later");
+        // a TCP connect always waits for its slot: none free, none is started
+        let full = self.dials.len() >= MAX_DIALS && self.dials.iter().all(Option::is_some);
+        if full && matches!(remote, Peer::Tcp(_)) {
+            return self.reply_command(requester, reply_name, 503, &busy, params);
+        }
+        let started = match &remote {
+            Peer::Tcp(a) => mio::net::TcpStream::connect(*a).map(|s| (Conn::Tcp(s), false)),
+            Peer::Unix(p) => unix_connect(p).map(|(s, up)| (Conn::Unix(s), up)),
         };
-        let mut sock = match mio::net::TcpStream::connect(remote) {
+        let (sock, up) = match started {
             Ok(s) => s,
             Err(e) => {
-                return self.reply_command(
-                    requester,
-                    reply_name,
-                    406,
-                    &format!("connect {uri}: {e}"),
-                    params,
-                )
+                let text = format!("connect {uri}: {e}");
+                return self.reply_command(requester, reply_name, 406, &text, params);
             }
         };
-        if let Err(e) =
-            self.poll
-                .registry()
-                .register(&mut sock, Token(DIAL_TOP - k), Ready::WRITABLE)
-        {
-            let text = format!("connect {uri}: {e}");
-            return self.reply_command(requester, reply_name, 406, &text, params);
-        }
-        self.dials[k] = Some(Dialing {
+        let mut d = Dialing {
             sock,
             deadline: now + FACE_CONNECT_TIMEOUT,
             requester,
@@ -87,7 +85,27 @@ impl Daemon {
             params,
             uri,
             remote,
-        });
+        };
+        if up {
+            return self.dial_finish(d, None);
+        }
+        let Some(k) = self.dials.iter().position(Option::is_none).or_else(|| {
+            (self.dials.len() < MAX_DIALS).then(|| {
+                self.dials.push(None);
+                self.dials.len() - 1
+            })
+        }) else {
+            return self.reply_command(d.requester, d.reply_name, 503, &busy, d.params);
+        };
+        if let Err(e) =
+            self.poll
+                .registry()
+                .register(d.sock.source(), Token(DIAL_TOP - k), Ready::WRITABLE)
+        {
+            let text = format!("connect {}: {e}", d.uri);
+            return self.reply_command(d.requester, d.reply_name, 406, &text, d.params);
+        }
+        self.dials[k] = Some(d);
     }
 
     /// The token of connect `k` turned writable: connected (the face opens), failed, or a
@@ -96,7 +114,7 @@ impl Daemon {
         let Some(Some(d)) = self.dials.get(k) else {
             return;
         };
-        match tcp_connected(&d.sock) {
+        match connected(&d.sock) {
             Ok(false) => {}
             Ok(true) => self.dial_end(k, None),
             Err(e) => self.dial_end(k, Some(e.to_string())),
@@ -122,7 +140,13 @@ impl Daemon {
         let Some(mut d) = self.dials.get_mut(k).and_then(Option::take) else {
             return;
         };
-        let _ = self.poll.registry().deregister(&mut d.sock);
+        let _ = self.poll.registry().deregister(d.sock.source());
+        self.dial_finish(d, failed);
+    }
+
+    /// A connect ended (its socket not registered): the face opens (`failed` None) and the
+    /// command is answered.
+    fn dial_finish(&mut self, d: Dialing, failed: Option<String>) {
         if let Some(e) = failed {
             let text = format!("connect {}: {e}", d.uri);
             return self.reply_command(d.requester, d.reply_name, 406, &text, d.params);
@@ -136,16 +160,20 @@ impl Daemon {
             // one opened while this connect was under way: this socket closes
             Some(id) => (id, 409, "face exists"),
             None => {
-                let local = d
-                    .sock
-                    .local_addr()
-                    .map(|a| a.to_string())
-                    .unwrap_or_default();
+                let (remote, local) = match (&d.remote, &d.sock) {
+                    (Peer::Tcp(a), Conn::Tcp(s)) => {
+                        let local = s.local_addr().map(|a| a.to_string()).unwrap_or_default();
+                        let kind = scheme("tcp", a);
+                        (format!("{kind}://{a}"), format!("{kind}://{local}"))
+                    }
+                    // as a Unix face always was: the URI as asked, an unnamed local end
+                    _ => (d.uri.clone(), "unix://".to_string()),
+                };
                 let link = self.cfg.link;
                 let id = self.add_face(
-                    FaceIo::Stream(StreamIo::new(Conn::Tcp(d.sock))),
-                    format!("{}://{}", scheme("tcp", &d.remote), d.remote),
-                    format!("{}://{local}", scheme("tcp", &d.remote)),
+                    FaceIo::Stream(StreamIo::new(d.sock)),
+                    remote,
+                    local,
                     &link,
                     p.face_persistency.unwrap_or(0),
                 );

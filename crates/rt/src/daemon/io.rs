@@ -163,3 +163,51 @@ pub fn tcp_connected(s: &mio::net::TcpStream) -> io::Result<bool> {
         Err(e) => Err(e),
     }
 }
+
+/// Whether a pending connect (TCP, or Unix where the kernel reports one under way) has
+/// completed, once its socket reported writable: as [`tcp_connected`].
+pub fn connected(c: &Conn) -> io::Result<bool> {
+    match c {
+        Conn::Tcp(s) => tcp_connected(s),
+        Conn::Unix(s) => unix_connected(s),
+    }
+}
+
+/// Whether a Unix connect started by `mio` (non-blocking) has completed: Ok(true) connected,
+/// Ok(false) still under way, Err: refused or failed.
+pub fn unix_connected(s: &UnixStream) -> io::Result<bool> {
+    if let Some(e) = s.take_error()? {
+        return Err(e);
+    }
+    match s.peer_addr() {
+        Ok(_) => Ok(true),
+        Err(e)
+            if e.kind() == io::ErrorKind::NotConnected
+                || e.raw_os_error() == Some(libc::EINPROGRESS) =>
+        {
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Starts a Unix connect without blocking: `Ok(conn, true)` connected at once (what Linux does
+/// whenever the listener's accept queue has room), `Ok(conn, false)` under way (wait for
+/// writable, then [`unix_connected`]). A listener whose accept queue is full makes a blocking
+/// connect wait until it accepts; non-blocking, Linux answers EAGAIN at once and gives no
+/// readiness event for when room is made, so that is an error here, named
+/// ([`ACCEPT_QUEUE_FULL`]), for the caller to retry later.
+pub fn unix_connect(path: &std::path::Path) -> io::Result<(UnixStream, bool)> {
+    let s = UnixStream::connect(path).map_err(|e| {
+        if e.kind() == io::ErrorKind::WouldBlock {
+            io::Error::new(io::ErrorKind::WouldBlock, ACCEPT_QUEUE_FULL)
+        } else {
+            e
+        }
+    })?;
+    let up = unix_connected(&s)?;
+    Ok((s, up))
+}
+
+/// The error text of a Unix connect to a listener whose accept queue is full (EAGAIN).
+pub const ACCEPT_QUEUE_FULL: &str = "the listener's accept queue is full (EAGAIN); not waiting";

@@ -10,6 +10,7 @@
 //! protocol wants: the Interest's name, a version, and segment 0 as the final block (pynfdc and
 //! ndnd's client ask with CanBePrefix and read one packet).
 
+use super::dial::Peer;
 use super::{modules, Daemon, FACE_ID_OFFSET};
 use crate::boundary::names::NameMapper;
 use ndncc_core::face::FaceId;
@@ -82,7 +83,7 @@ impl Daemon {
         }
         let params = cmd.params.clone().unwrap_or_default();
         if (cmd.module.as_str(), cmd.verb.as_str()) == ("faces", "create") {
-            if let Some((uri, remote)) = self.tcp_face_to_dial(&params) {
+            if let Some((uri, remote)) = self.face_to_dial(&params) {
                 // answered when the connect ends (`dial.rs`): the loop does not wait for it
                 let now = self.now();
                 self.dial_face(now, face, i.name.to_owned(), params, uri, remote);
@@ -104,16 +105,20 @@ impl Daemon {
         }
     }
 
-    /// A `faces/create` to connect on TCP (`tcp`, `tcp4`, `tcp6`; no face goes there yet, the
-    /// address parses): its URI and peer. Any other goes through [`Daemon::open_uri`].
-    fn tcp_face_to_dial(&self, p: &ControlParameters) -> Option<(String, std::net::SocketAddr)> {
+    /// A `faces/create` to connect on TCP (`tcp`, `tcp4`, `tcp6`; the address parses) or
+    /// Unix (`unix`), no face going there yet: its URI and peer. Any other goes through
+    /// [`Daemon::open_uri`].
+    fn face_to_dial(&self, p: &ControlParameters) -> Option<(String, Peer)> {
         let uri = p.uri.as_deref()?;
         let (kind, rest) = uri.split_once("://")?;
-        if !matches!(kind, "tcp" | "tcp4" | "tcp6") || self.open_faces().any(|(_, f)| f.uri == uri)
-        {
+        if self.open_faces().any(|(_, f)| f.uri == uri) {
             return None;
         }
-        let remote = super::parse_addr(rest).ok()?;
+        let remote = match kind {
+            "tcp" | "tcp4" | "tcp6" => Peer::Tcp(super::parse_addr(rest).ok()?),
+            "unix" => Peer::Unix(rest.into()),
+            _ => return None,
+        };
         Some((uri.to_string(), remote))
     }
 

@@ -7,7 +7,7 @@
 
 use super::{Daemon, FACE_ID_OFFSET};
 use crate::boundary::names::NameMapper;
-use crate::daemon::io::{tcp_connected, Conn};
+use crate::daemon::io::{connected, Conn};
 use crate::sdn::frame::{HelloFace, Msg};
 use crate::sdn::link::{dial, Backoff, ControlConn, Dial, Read};
 use crate::sdn::Address;
@@ -21,7 +21,7 @@ use std::sync::Arc;
 /// matched before it).
 pub(super) const CONTROL: Token = Token(usize::MAX - 1);
 
-/// How long a TCP connect to the controller may stay under way before the attempt counts as
+/// How long a connect to the controller may stay under way before the attempt counts as
 /// failed (and the back-off's next wait starts). The loop does not wait for it: the
 /// handshake runs in the kernel while the daemon forwards.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_millis(200);
@@ -32,7 +32,8 @@ pub struct SdnStats {
     pub connects: u64,
     /// Attempts refused, failed or still under way after [`CONNECT_TIMEOUT`].
     pub connect_failures: u64,
-    /// Of `connect_failures`, the TCP connects that timed out.
+    /// Of `connect_failures`, the connects that timed out (TCP; Linux never leaves a Unix
+    /// connect under way).
     pub connect_timeouts: u64,
     pub disconnects: u64,
     /// Frames from the controller refused (each dropped the connection).
@@ -56,8 +57,8 @@ pub(super) struct SdnState {
     addr: Address,
     delay: Duration,
     conn: Option<ControlConn>,
-    /// A TCP connect under way (registered WRITABLE on [`CONTROL`]) and when it times out.
-    pending: Option<(mio::net::TcpStream, Instant)>,
+    /// A connect under way (registered WRITABLE on [`CONTROL`]) and when it times out.
+    pending: Option<(Conn, Instant)>,
     next_try: Instant,
     backoff: Backoff,
     pub stats: SdnStats,
@@ -160,16 +161,16 @@ impl Daemon {
             self.sdn_read(now);
             return;
         };
-        match tcp_connected(sock) {
+        match connected(sock) {
             Ok(false) => {}
             Ok(true) => {
                 if let Some((mut sock, _)) = s.pending.take() {
                     let registered = self
                         .poll
                         .registry()
-                        .reregister(&mut sock, CONTROL, Ready::READABLE)
+                        .reregister(sock.source(), CONTROL, Ready::READABLE)
                         .is_ok();
-                    self.sdn_up(now, Conn::Tcp(sock), registered);
+                    self.sdn_up(now, sock, registered);
                 }
             }
             Err(e) => self.sdn_connect_failed(now, &e.to_string(), false),
@@ -183,7 +184,7 @@ impl Daemon {
             return;
         };
         if let Some((mut sock, _)) = s.pending.take() {
-            let _ = self.poll.registry().deregister(&mut sock);
+            let _ = self.poll.registry().deregister(sock.source());
         }
         s.stats.connect_timeouts += u64::from(timed_out);
         self.sdn_failed(now, why);
@@ -204,8 +205,9 @@ impl Daemon {
         }
     }
 
-    /// Starts an attempt: a Unix connect answers at once; a TCP connect is left under way
-    /// ([`Daemon::sdn_event`] completes it, [`Daemon::sdn_turn`] times it out).
+    /// Starts an attempt without waiting for the peer: a Unix connect is up at once, or fails
+    /// at once (refused, or the controller's accept queue is full); a TCP connect is left
+    /// under way ([`Daemon::sdn_event`] completes it, [`Daemon::sdn_turn`] times it out).
     fn sdn_connect(&mut self, now: Instant) {
         let Some(s) = self.sdn.as_mut() else {
             return;
@@ -216,7 +218,7 @@ impl Daemon {
                 if self
                     .poll
                     .registry()
-                    .register(&mut sock, CONTROL, Ready::WRITABLE)
+                    .register(sock.source(), CONTROL, Ready::WRITABLE)
                     .is_err()
                 {
                     self.sdn_failed(now, "cannot register the socket");
@@ -581,6 +583,49 @@ mod tests {
             decoder.push(&buf[..n]);
         };
         assert!(matches!(msg, Msg::Hello { node: 4, .. }), "{msg:?}");
+    }
+
+    /// A Unix connect the kernel left under way (Linux never does; other systems may) goes the
+    /// TCP connect's way: registered WRITABLE, completed on the event, HELLO first. Here the
+    /// socket handed over is already connected (the kernel says so at the first poll).
+    #[test]
+    fn a_unix_connect_under_way_completes_when_writable_and_the_hello_goes_first() {
+        let dir = std::env::temp_dir().join(format!("ndncc-sdn-pending-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("c.sock");
+        let _ = std::fs::remove_file(&path);
+        let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+        let mut d = daemon_towards(&format!("unix://{}", path.display()));
+        let (sock, up) = crate::daemon::io::unix_connect(&path).unwrap();
+        assert!(up, "a listener with room answers at once");
+        let mut conn = Conn::Unix(sock);
+        d.poll
+            .registry()
+            .register(conn.source(), CONTROL, Ready::WRITABLE)
+            .unwrap();
+        let t0 = d.now();
+        d.sdn.as_mut().unwrap().pending = Some((conn, t0 + CONNECT_TIMEOUT));
+        settle(&mut d);
+        let s = state(&d);
+        assert!(s.conn.is_some(), "{:?}", s.stats);
+        assert_eq!((s.stats.connects, s.stats.connect_failures), (1, 0));
+        let now = d.now();
+        d.sdn_turn(now); // writes the HELLO
+        let (mut peer, _) = listener.accept().unwrap();
+        peer.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let mut decoder = Decoder::default();
+        let mut buf = [0u8; 4096];
+        let msg = loop {
+            if let Some(m) = decoder.next_msg().unwrap() {
+                break m;
+            }
+            let n = peer.read(&mut buf).unwrap();
+            assert!(n > 0, "the daemon closed the connection");
+            decoder.push(&buf[..n]);
+        };
+        assert!(matches!(msg, Msg::Hello { node: 4, .. }), "{msg:?}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A refused TCP connect is a failure (not a time-out) and the back-off's first wait.

@@ -33,25 +33,27 @@ pub enum Read {
     Bad { msgs: Vec<Msg>, error: FrameError },
 }
 
-/// A connection attempt: a Unix connect answers at once (connected or refused); a TCP
-/// connect is started without blocking and completes later (the caller waits for the socket
-/// to turn writable, then asks [`crate::daemon::io::tcp_connected`]).
+/// A connection attempt: connected at once (a Unix connect to a listener with room), or
+/// started without blocking and completed later (the caller waits for the socket to turn
+/// writable, then asks [`crate::daemon::io::connected`]).
 #[derive(Debug)]
 pub enum Dial {
     Connected(Conn),
-    Pending(mio::net::TcpStream),
+    Pending(Conn),
 }
 
-/// Starts connecting to `addr`. A TCP host name is resolved here, by the system's resolver
-/// (an IP address needs no lookup).
+/// Starts connecting to `addr`; never waits for the peer. A TCP host name is resolved here, by
+/// the system's resolver (an IP address needs no lookup). A Unix listener whose accept queue is
+/// full is an error at once ([`crate::daemon::io::unix_connect`]).
 pub fn dial(addr: &Address) -> std::io::Result<Dial> {
     match addr {
         Address::Unix(p) => {
-            let s = std::os::unix::net::UnixStream::connect(p)?;
-            s.set_nonblocking(true)?;
-            Ok(Dial::Connected(Conn::Unix(mio::net::UnixStream::from_std(
-                s,
-            ))))
+            let (s, up) = crate::daemon::io::unix_connect(p)?;
+            Ok(if up {
+                Dial::Connected(Conn::Unix(s))
+            } else {
+                Dial::Pending(Conn::Unix(s))
+            })
         }
         Address::Tcp(a) => {
             use std::net::ToSocketAddrs;
@@ -59,7 +61,7 @@ pub fn dial(addr: &Address) -> std::io::Result<Dial> {
                 std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address")
             })?;
             // non-blocking: returns while the handshake is under way
-            Ok(Dial::Pending(mio::net::TcpStream::connect(sa)?))
+            Ok(Dial::Pending(Conn::Tcp(mio::net::TcpStream::connect(sa)?)))
         }
     }
 }
