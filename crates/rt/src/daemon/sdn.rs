@@ -489,7 +489,6 @@ mod tests {
     use super::*;
     use crate::daemon::config::Config;
     use crate::sdn::frame::Decoder;
-    use std::io::Read as _;
 
     fn daemon_towards(controller: &str) -> Daemon {
         let text = format!(
@@ -555,6 +554,34 @@ mod tests {
         assert_eq!(d.sdn_wake(), Some(t2 + ms(200)), "the wait doubled");
     }
 
+    /// Once the connect under way completes (one connect, no failure), the first frame the
+    /// controller's end (`accept`: with its read time-out set) reads after the next turn is the
+    /// HELLO.
+    fn hello_first<S: std::io::Read>(d: &mut Daemon, accept: impl FnOnce() -> S) {
+        settle(d);
+        let s = state(d);
+        assert!(s.conn.is_some(), "{:?}", s.stats);
+        assert_eq!((s.stats.connects, s.stats.connect_failures), (1, 0));
+        let now = d.now();
+        d.sdn_turn(now); // writes the HELLO
+        let msg = first_frame(&mut accept());
+        assert!(matches!(msg, Msg::Hello { node: 4, .. }), "{msg:?}");
+    }
+
+    /// The first frame the controller's end `peer` reads.
+    fn first_frame<S: std::io::Read>(peer: &mut S) -> Msg {
+        let mut decoder = Decoder::default();
+        let mut buf = [0u8; 4096];
+        loop {
+            if let Some(m) = decoder.next_msg().unwrap() {
+                return m;
+            }
+            let n = peer.read(&mut buf).unwrap();
+            assert!(n > 0, "the daemon closed the connection");
+            decoder.push(&buf[..n]);
+        }
+    }
+
     /// A TCP connect completes when its socket turns writable: the connection is then read on
     /// the control token and the HELLO is the first thing the controller reads.
     #[test]
@@ -563,26 +590,12 @@ mod tests {
         let mut d = daemon_towards(&format!("tcp://{}", listener.local_addr().unwrap()));
         let now = d.now();
         d.sdn_turn(now);
-        settle(&mut d);
-        let s = state(&d);
-        assert!(s.conn.is_some(), "{:?}", s.stats);
-        assert_eq!((s.stats.connects, s.stats.connect_failures), (1, 0));
-        let now = d.now();
-        d.sdn_turn(now); // writes the HELLO
-        let (mut peer, _) = listener.accept().unwrap();
-        peer.set_read_timeout(Some(std::time::Duration::from_secs(5)))
-            .unwrap();
-        let mut decoder = Decoder::default();
-        let mut buf = [0u8; 4096];
-        let msg = loop {
-            if let Some(m) = decoder.next_msg().unwrap() {
-                break m;
-            }
-            let n = peer.read(&mut buf).unwrap();
-            assert!(n > 0, "the daemon closed the connection");
-            decoder.push(&buf[..n]);
-        };
-        assert!(matches!(msg, Msg::Hello { node: 4, .. }), "{msg:?}");
+        hello_first(&mut d, || {
+            let (peer, _) = listener.accept().unwrap();
+            peer.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            peer
+        });
     }
 
     /// A Unix connect the kernel left under way (Linux never does; other systems may) goes the
@@ -605,26 +618,12 @@ mod tests {
             .unwrap();
         let t0 = d.now();
         d.sdn.as_mut().unwrap().pending = Some((conn, t0 + CONNECT_TIMEOUT));
-        settle(&mut d);
-        let s = state(&d);
-        assert!(s.conn.is_some(), "{:?}", s.stats);
-        assert_eq!((s.stats.connects, s.stats.connect_failures), (1, 0));
-        let now = d.now();
-        d.sdn_turn(now); // writes the HELLO
-        let (mut peer, _) = listener.accept().unwrap();
-        peer.set_read_timeout(Some(std::time::Duration::from_secs(5)))
-            .unwrap();
-        let mut decoder = Decoder::default();
-        let mut buf = [0u8; 4096];
-        let msg = loop {
-            if let Some(m) = decoder.next_msg().unwrap() {
-                break m;
-            }
-            let n = peer.read(&mut buf).unwrap();
-            assert!(n > 0, "the daemon closed the connection");
-            decoder.push(&buf[..n]);
-        };
-        assert!(matches!(msg, Msg::Hello { node: 4, .. }), "{msg:?}");
+        hello_first(&mut d, || {
+            let (peer, _) = listener.accept().unwrap();
+            peer.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            peer
+        });
         let _ = std::fs::remove_dir_all(&dir);
     }
 
