@@ -344,8 +344,11 @@ impl Consumer {
             },
             None => (1, u32::from(data.ext.mark), None),
         };
-        let (p, timed_out) = match waited.or_else(|| self.pending.remove(&seq).map(|p| (p, false)))
-        {
+        let found = match waited {
+            Some(p) => Some((p, true)), // completed while its re-ask waited: it timed out
+            None => self.pending.remove(&seq).map(|p| (p, false)),
+        };
+        let (p, timed_out) = match found {
             Some(found) => found,
             None => match self.late_ndnsim(seq) {
                 Some(p) => (p, true),
@@ -458,12 +461,7 @@ impl Consumer {
     /// re-ask); `Some(marked segments)` when it completed the chunk, else `None`. A chunk that
     /// completes while waiting for its re-ask is delivered here (counted and, with
     /// `record_delays`, recorded like any other) without a signal to the controller.
-    fn add_segment(
-        &mut self,
-        seq: u64,
-        data: &Data,
-        n: u32,
-    ) -> Option<(u32, Option<(Pending, bool)>)> {
+    fn add_segment(&mut self, seq: u64, data: &Data, n: u32) -> Option<(u32, Option<Pending>)> {
         let bit = data
             .ext
             .segment
@@ -495,7 +493,7 @@ impl Consumer {
         let waited = if self.pending.contains_key(&seq) {
             None
         } else {
-            self.retx_queue.remove(seq).map(|p| (p, true))
+            self.retx_queue.remove(seq)
         };
         Some((marks, waited))
     }

@@ -429,8 +429,7 @@ impl Fisp {
         while self.ifaces[i].next_send <= now {
             // phase 3 at the queues' head: above Q_max nothing is served; the next look is when
             // a segment has left on the link (or a period later without a bandwidth)
-            let (q, cap) = (self.q(i, faces), self.capacity(i));
-            if q > self.p.q_max * cap && !self.ifaces[i].rr.is_empty() {
+            if !self.ifaces[i].rr.is_empty() && self.over_q_max(i, faces) {
                 let wait = bw.map_or(self.p.period, |b| Duration((self.wire(i) * 8e9 / b) as u64));
                 self.ifaces[i].next_send = now + wait.max(Duration(1));
                 return;
@@ -467,8 +466,7 @@ impl Fisp {
     /// Phases 3 and 2 for an Interest of `flow` on interface `i`: Q > Q_max delays it; while
     /// shaping, a flow over its fair share Q_min/n is delayed with probability P.
     fn must_delay(&self, i: usize, flow: NameId, faces: &[Face], rng: &mut RngStream) -> bool {
-        let q = self.q(i, faces);
-        let cap = self.capacity(i);
+        let (q, cap) = (self.q(i, faces), self.capacity(i));
         if q > self.p.q_max * cap {
             return true;
         }
@@ -478,6 +476,12 @@ impl Fisp {
         let n = self.ifaces[i].flows().max(1) as f64;
         self.q_flow(i, flow) >= self.p.q_min * cap / n
             && rng.chance(self.p.delay_probability(q, cap))
+    }
+
+    /// Phase 3's condition on interface `i`: Q > Q_max (every Interest is delayed, and the DRR
+    /// serves none).
+    fn over_q_max(&self, i: usize, faces: &[Face]) -> bool {
+        self.q(i, faces) > self.p.q_max * self.capacity(i)
     }
 
     /// The delay interval: `delay`, else the interface's smoothed RTT; never shorter than
