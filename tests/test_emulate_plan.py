@@ -214,15 +214,7 @@ def test_the_report_shows_the_relative_difference_in_percent():
     sim = {"apps": [{"name": "c1", "data_received": 800, "timeouts": 0}]}
     real = {
         "apps": [{"name": "c1", "data_received": 900, "timeouts": 3}],
-        "scenario": "s",
-        "mode": "loopback",
-        "mode_reason": "not root",
-        "wall_time_s": 1.0,
-        "load_average_before": 0.0,
-        "load_average_after": 0.0,
-        "cpu_count": 2,
-        "source": "s.toml",
-        "scenario_hash": "0" * 64,
+        **_report_head(mode_reason="not root"),
     }
     table = rows(sim, real)
     by_key = {r["metric"]: r for r in table}
@@ -288,7 +280,15 @@ def test_queue_drops_are_named_per_face_as_the_simulator_names_them(tmp_path):
         ("R2 → R1", 35, 40, 3),
         ("all faces", 35, 42, 3),
     ]
-    head = {
+    head = _report_head(mode_reason="asked for", consumer_start_lag_s={"c1": 0.0, "c2": 0.0123})
+    text = markdown([], sim, {**real, **head})
+    assert "| R2 → R1 | 35 | 40 | 0 | 3 |" in text
+    assert "c1 0.0 ms, c2 12.3 ms" in text
+
+
+def _report_head(**fields) -> dict:
+    """The real run's summary fields the comparison report's heading reads, with these set."""
+    return {
         "scenario": "s",
         "mode": "loopback",
         "mode_reason": "asked for",
@@ -298,11 +298,8 @@ def test_queue_drops_are_named_per_face_as_the_simulator_names_them(tmp_path):
         "cpu_count": 2,
         "source": "s.toml",
         "scenario_hash": "0" * 64,
-        "consumer_start_lag_s": {"c1": 0.0, "c2": 0.0123},
+        **fields,
     }
-    text = markdown([], sim, {**real, **head})
-    assert "| R2 → R1 | 35 | 40 | 0 | 3 |" in text
-    assert "c1 0.0 ms, c2 12.3 ms" in text
 
 
 def test_consumer_start_lags_are_measured_against_their_schedule():

@@ -378,6 +378,20 @@ def test_every_checked_row_checks_one_claim_and_no_claim_is_checked_twice(rep):
         assert claimed == set(CLAIMS)
 
 
+def test_a_checked_row_that_names_no_claim_is_a_key_error():
+    """claim_of's promise for a checked row whose metric matches no claim: a KeyError naming
+    the row (it raised StopIteration when no metric prefix matched)."""
+    from ndncc.experiments.common import Row
+    from ndncc.experiments.sieve_rows import claim_of
+
+    row = Row("dumbbell (Fig. 3a)", "queue length, mean", "ndnSieve", None, 1.0, "KB", "< 2", True)
+    with pytest.raises(KeyError, match="queue length"):
+        claim_of("dumbbell", row)
+    reported = Row("dumbbell (Fig. 3a)", "queue length, mean", "ndnSieve", None, 1.0, "KB",
+                   "reported", None)  # fmt: skip
+    assert claim_of("dumbbell", reported) is None
+
+
 def test_a_path_move_has_one_row_and_a_move_that_never_happens_fails_it(rep):
     """The switch "happens" and "when" were two rows for one claim: one timing row now, per
     scenario and variant, and a run without the move fails it."""

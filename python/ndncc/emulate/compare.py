@@ -138,11 +138,12 @@ def plot(
     return path
 
 
-def _fmt(v) -> str:
+def _fmt(v, float_spec: str = ".4g") -> str:
+    """A count or a figure (floats by ``float_spec``); "—" when not measured."""
     if v is None:
         return "—"
     if isinstance(v, float):
-        return f"{v:.4g}"
+        return format(v, float_spec)
     return str(v)
 
 

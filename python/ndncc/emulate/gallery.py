@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .compare import _lags, face_rows, relative, rows
+from .compare import _fmt, _lags, _percent, face_rows, relative, rows
 
 # (folder, seed, what, scenario, extra ``ndncc emulate`` flags, node whose next hops are the
 # path split or None, why shortened or None)
@@ -94,16 +94,8 @@ def slug(text: str) -> str:
 
 
 def _n(v) -> str:
-    """A count or a figure; "—" when not measured."""
-    if v is None:
-        return "—"
-    if isinstance(v, float):
-        return f"{v:.3f}"
-    return str(v)
-
-
-def _pct(rel: float | None) -> str:
-    return "—" if rel is None else f"{rel * 100:+.1f} %"
+    """A count or a figure with three decimals; "—" when not measured."""
+    return _fmt(v, ".3f")
 
 
 def _load(la) -> str:
@@ -125,7 +117,7 @@ def consumer_table(sim: dict, real: dict) -> list[str]:
         t = m["throughput (Data × scenario size)"]
         d, k, o = m["Data received"], m["Nacks received"], m["timeouts"]
         out.append(
-            f"| {app} | {_n(t['sim'])} | {_n(t['real'])} | {_pct(t['relative_difference'])} | "
+            f"| {app} | {_n(t['sim'])} | {_n(t['real'])} | {_percent(t['relative_difference'])} | "
             f"{_n(d['sim'])} | {_n(d['real'])} | {_n(k['sim'])} | {_n(k['real'])} | "
             f"{_n(o['sim'])} | {_n(o['real'])} |"
         )
@@ -143,8 +135,8 @@ def face_table(sim: dict, real: dict) -> list[str]:
     for f in face_rows(sim, real):
         out.append(
             f"| {f['face']} | {_n(f['sim_drops'])} | {_n(f['real_drops'])} | "
-            f"{_pct(relative(f['sim_drops'], f['real_drops']))} | {_n(f['sim_marks'])} | "
-            f"{_n(f['real_marks'])} | {_pct(relative(f['sim_marks'], f['real_marks']))} |"
+            f"{_percent(relative(f['sim_drops'], f['real_drops']))} | {_n(f['sim_marks'])} | "
+            f"{_n(f['real_marks'])} | {_percent(relative(f['sim_marks'], f['real_marks']))} |"
         )
     return out
 
@@ -211,7 +203,7 @@ def split_table(sim: dict, real: dict, node: str) -> list[str]:
         sr = f"{h['real_interests'] / tr * 100:.1f} %" if tr else "—"
         out.append(
             f"| {node} → {h['next_hop']} | {_n(h['sim_interests'])} | {_n(h['real_interests'])} "
-            f"| {_pct(relative(h['sim_interests'], h['real_interests']))} | {ss} | {sr} | "
+            f"| {_percent(relative(h['sim_interests'], h['real_interests']))} | {ss} | {sr} | "
             f"{_n(h['sim_data'])} | {_n(h['real_data'])} |"
         )
     return out
@@ -290,7 +282,7 @@ def ablation_section(here: Path) -> list[str]:
             size = app["data_bytes"] / app["data_received"] if app["data_received"] else 0
             out.append(
                 f"| {engine} | {case} | {tput['sim']:.3f} | {tput['real']:.3f} | "
-                f"{_pct(tput['relative_difference'])} | {tmo['real']} | {size:.1f} | "
+                f"{_percent(tput['relative_difference'])} | {tmo['real']} | {size:.1f} | "
                 f"{_load(real['load_average_before'])} | [{name}]({name}/sim-vs-real.md) |"
             )
             commands.append((d / "command.txt").read_text(encoding="utf-8").strip())

@@ -27,7 +27,6 @@ TITLE = "CHoPCoP and its baselines ICP, HR-ICP, ICTP (seed 001)"
 
 SCHEMES = ["chopcop", "ictp", "icp", "hr-icp"]
 LABEL = {"chopcop": "CHoPCoP", "ictp": "ICTP", "icp": "ICP", "hr-icp": "HR-ICP"}
-CHUNK_BITS = 32 * 1024 * 8  # a chunk: 32 segments of 1 KB (1 024 B)
 #: HR-ICP's router part: the quota shaper, its chunk Interests owing 32 × 1 KB
 HBH = {"hbh": {"segment_size": "1024B"}}
 #: ICP's fixed timer τ: part 1's documented default, below the ≈ 410 ms loaded round trip of
@@ -258,7 +257,7 @@ def hbh_key(e: int, shaper: str) -> str:
 # ---- metrics -------------------------------------------------------------------------------
 
 
-#: the Data segment: 1 KB (the paper's packets)
+#: the Data segment: 1 KB (1 024 B, the paper's packets); a chunk holds 32 of them
 SEGMENT_BITS = 1024 * 8
 
 

@@ -205,7 +205,7 @@ def table_1_rows(res: dict[str, Outcome], quick: bool) -> list[Row]:
     ours (reported beside Q_max, no claim of the paper)."""
     exp = "FISP vs non-cooperative receiver (Table I, Fig. 6)"
     rows = []
-    held = {}  # CIR above the link → (q_d, run) with FISP
+    held = {}  # CIR above the link → q_d (KB) with FISP
     for cir in C.CIRS:
         p_with, p_without, t_with, t_without = TABLE_1[cir]
         for fisp in (True, False):

@@ -60,16 +60,6 @@ def _tau(hbh: bool):
     return apply
 
 
-def _multi_link(index: int):
-    def apply(job, value) -> dict:
-        k = f"links[{index}].delay"
-        if _file(job) != "multi-source.toml" or k in job.overrides:
-            return {}
-        return {k: f"{value:g}ms"}
-
-    return apply
-
-
 def _fig9(job, value) -> dict:
     if _file(job) != "fairness.toml":
         return {}
@@ -85,10 +75,13 @@ def _interest_queue(job, value) -> dict:
     return out if value != 1.0 else {}
 
 
-def _seven_link(index: int):
+def _link_delay(topology: str, index: int):
+    """One link's delay on the runs of one topology file that keep the file's delay (a run
+    that sets the link's delay keeps its own)."""
+
     def apply(job, value) -> dict:
         k = f"links[{index}].delay"
-        if _file(job) != "seven-node.toml" or k in job.overrides:
+        if _file(job) != topology or k in job.overrides:
             return {}
         return {k: f"{value:g}ms"}
 
@@ -175,7 +168,7 @@ def declaration() -> Declaration:
                 10.0,
                 100.0,
                 "multi-source topology, the far source (the ICTP runs at 20 / 30 ms keep theirs)",
-                _multi_link(0),
+                _link_delay("multi-source.toml", 0),
             ),
             log_ms(
                 "Fig. 7 B–C delay",
@@ -185,7 +178,7 @@ def declaration() -> Declaration:
                 1.0,
                 50.0,
                 "multi-source topology, the near source",
-                _multi_link(1),
+                _link_delay("multi-source.toml", 1),
             ),
             log_ms(
                 "Fig. 9 access delay",
@@ -229,7 +222,7 @@ def declaration() -> Declaration:
                 5.0,
                 100.0,
                 "7-node topology (Table III): the far source A, on F's path and half of G's",
-                _seven_link(0),
+                _link_delay("seven-node.toml", 0),
             ),
             log_ms(
                 "Fig. 12 B–C delay",
@@ -239,7 +232,7 @@ def declaration() -> Declaration:
                 1.0,
                 100.0,
                 "7-node topology (Table III): the near source B, half of G's chunks",
-                _seven_link(1),
+                _link_delay("seven-node.toml", 1),
             ),
             Unknown(
                 "Interest queue share ρ",

@@ -127,9 +127,9 @@ def claim_of(scenario: str, row: Row) -> str | None:
     if not row.checked:
         return None
     s = _SCEN_PREFIX[scenario]
-    metric = next(m for m in sorted(_METRIC_CLAIM, key=len, reverse=True)
-                  if row.metric.startswith(m))  # fmt: skip
-    what = _METRIC_CLAIM[metric]
+    metric = next((m for m in sorted(_METRIC_CLAIM, key=len, reverse=True)
+                   if row.metric.startswith(m)), None)  # fmt: skip
+    what = _METRIC_CLAIM.get(metric)
     cid = _CLAIM_FIX.get((s, what), f"{s}-{what}")
     if cid not in CLAIMS:
         raise KeyError(f"{scenario}: {row.metric!r} checks no claim of the paper")
