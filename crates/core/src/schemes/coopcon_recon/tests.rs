@@ -158,16 +158,7 @@ fn the_optimal_path_takes_everything_until_its_marks_say_severe() {
 }
 
 fn sig(seq: u64, rtt_ms: u64, marked: bool) -> DataSignal {
-    DataSignal {
-        seq,
-        rtt: Duration::from_millis(rtt_ms),
-        retransmitted: false,
-        marked,
-        rate_stamp: None,
-        class: 0,
-        segments: 1,
-        marked_segments: u32::from(marked),
-    }
+    DataSignal::one(seq, Duration::from_millis(rtt_ms), marked)
 }
 
 fn deliver(c: &mut CoopconConsumer, now_ms: u64, seq: u64, marked: bool) {

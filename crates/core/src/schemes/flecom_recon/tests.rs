@@ -286,16 +286,7 @@ fn with_an_uncongested_alternative_marks_move_traffic_without_one_they_shape() {
 }
 
 fn sig(seq: u64, marked: bool) -> DataSignal {
-    DataSignal {
-        seq,
-        rtt: Duration::from_millis(100),
-        retransmitted: false,
-        marked,
-        rate_stamp: None,
-        class: 0,
-        segments: 1,
-        marked_segments: u32::from(marked),
-    }
+    DataSignal::one(seq, Duration::from_millis(100), marked)
 }
 
 fn deliver(c: &mut FlecomConsumer, seq: u64, marked: bool) {
