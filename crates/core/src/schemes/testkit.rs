@@ -41,6 +41,15 @@ pub fn interest(prefix: NameId, seq: u64) -> Interest {
     )
 }
 
+/// The FIB weights of `prefix`'s next hops, in the FIB's order (cost, then face).
+pub fn weights(f: &Forwarder, prefix: NameId) -> Vec<f64> {
+    f.core
+        .nexthops(Name::new(prefix, 0))
+        .iter()
+        .map(|h| h.weight)
+        .collect()
+}
+
 /// One forwarder for the prefix `/p`: downstream face 0, upstream faces 1.. with the given
 /// route costs, unbounded queues, no Content Store. `strategy` builds the strategy from its
 /// own random stream (node stream 1 of run seed `seed`; the forwarder takes stream 0).

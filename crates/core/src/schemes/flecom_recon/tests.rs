@@ -8,9 +8,9 @@ use super::*;
 use crate::app::controller::{CongestionController, DataSignal};
 use crate::face::{Face, FaceId, FaceKind, QueueLimit};
 use crate::forwarder::Forwarder;
-use crate::name::{Name, NameId};
+use crate::name::NameId;
 use crate::packet::Packet;
-use crate::schemes::testkit::{self, data, interest};
+use crate::schemes::testkit::{self, data, interest, weights};
 use crate::schemes::{InterestVerdict, ModuleAction, RouterHooks, RouterModule};
 use crate::time::{Duration, Instant};
 
@@ -247,12 +247,7 @@ fn with_an_uncongested_alternative_marks_move_traffic_without_one_they_shape() {
     assert!((gauges(&f, 1)[1] - 0.05).abs() < 1e-12, "marked share g·1");
     assert_eq!(module(&f).shapings, 0);
     // the FIB weights mirror the ratios (weighted tools read them)
-    let w: Vec<f64> = f
-        .core
-        .nexthops(Name::new(p, 0))
-        .iter()
-        .map(|h| h.weight)
-        .collect();
+    let w = weights(&f, p);
     assert!((w[0] - 0.95).abs() < 1e-12 && (w[1] - 0.05).abs() < 1e-12);
     // once both next hops return marks, a mark shapes instead of moving
     let mut seq = 1;

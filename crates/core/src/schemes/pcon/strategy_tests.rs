@@ -3,7 +3,7 @@
 use super::*;
 use crate::forwarder::Forwarder;
 use crate::packet::Packet;
-use crate::schemes::testkit::{self, data, interest};
+use crate::schemes::testkit::{self, data, interest, weights};
 use crate::schemes::RouterModule;
 
 /// Downstream face 0, upstream faces 1.. with the given costs; returns the forwarder and the
@@ -79,12 +79,7 @@ fn starts_on_the_cheapest_and_shifts_two_percent_of_p_per_marked_data() {
     round_trip(&mut f, p, 1, true);
     assert!(close(&ratios(&f), &[0.01, 0.98, 0.01]));
     // the FIB weights mirror the ratios
-    let w: Vec<f64> = f
-        .core
-        .nexthops(Name::new(p, 0))
-        .iter()
-        .map(|h| h.weight)
-        .collect();
+    let w = weights(&f, p);
     assert!(close(&w, &[0.98, 0.01, 0.01]), "{w:?} (cost order)");
     // unmarked Data changes nothing
     f.handle_interest(Instant(5000), FaceId(0), interest(p, 2));
