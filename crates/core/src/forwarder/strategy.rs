@@ -29,6 +29,50 @@ use crate::table::fib::NextHop;
 use crate::time::Instant;
 use smallvec::SmallVec;
 
+/// Tries to send the Interest `name` on `faces` in order until the router module admits it on
+/// one (on every one when `all`). `Ok` if any admitted it; otherwise the last Nack reason the
+/// module gave, if any.
+pub fn try_faces(
+    core: &mut FwCore,
+    now: Instant,
+    name: Name,
+    faces: impl IntoIterator<Item = FaceId>,
+    all: bool,
+) -> Result<(), Option<NackReason>> {
+    let mut accepted = false;
+    let mut reason = None;
+    for face in faces {
+        match core.send_interest(now, name, face) {
+            SendOutcome::Refused(r) => reason = r.or(reason),
+            _ => {
+                accepted = true;
+                if !all {
+                    return Ok(());
+                }
+            }
+        }
+    }
+    if accepted {
+        Ok(())
+    } else {
+        Err(reason)
+    }
+}
+
+/// [`try_faces`], then, when no face admitted the Interest, Nack it downstream with the
+/// module's reason; refused silently everywhere, the entry waits for its expiry.
+pub fn forward_or_reject(
+    core: &mut FwCore,
+    now: Instant,
+    name: Name,
+    faces: impl IntoIterator<Item = FaceId>,
+    all: bool,
+) {
+    if let Err(Some(reason)) = try_faces(core, now, name, faces, all) {
+        core.reject_pending_interest(now, name, reason);
+    }
+}
+
 /// The triggers of a stateful strategy (NFD's names). Only `after_receive_interest` is
 /// required; the others default to: on a Nack, try the next hops not tried yet and Nack
 /// downstream when every upstream has Nacked; nothing on Data, before satisfying, or on a drop.
@@ -294,8 +338,7 @@ impl Builtin {
         hops[..=pick].rotate_right(1);
     }
 
-    /// Tries `hops` in order (all of them for multicast); true if any accepted.
-    /// On total refusal returns the last Nack reason given by the module, if any.
+    /// Tries `hops` in order (all of them for multicast): [`try_faces`].
     fn try_hops(
         self,
         core: &mut FwCore,
@@ -303,24 +346,8 @@ impl Builtin {
         name: Name,
         hops: &[NextHop],
     ) -> Result<(), Option<NackReason>> {
-        let mut accepted = false;
-        let mut reason = None;
-        for nh in hops {
-            match core.send_interest(now, name, nh.face) {
-                SendOutcome::Refused(r) => reason = r.or(reason),
-                _ => {
-                    accepted = true;
-                    if self != Builtin::Multicast {
-                        return Ok(());
-                    }
-                }
-            }
-        }
-        if accepted {
-            Ok(())
-        } else {
-            Err(reason)
-        }
+        let all = self == Builtin::Multicast;
+        try_faces(core, now, name, hops.iter().map(|nh| nh.face), all)
     }
 
     /// best-route's `after_receive_interest` without building the candidate list first: the
@@ -385,11 +412,7 @@ impl Builtin {
             }
             _ => {}
         }
-        match self.try_hops(core, now, name, &hops) {
-            Ok(()) => {}
-            Err(Some(reason)) => core.reject_pending_interest(now, name, reason),
-            // Silently dropped on every face: the entry waits for its expiry.
-            Err(None) => {}
-        }
+        let all = self == Builtin::Multicast;
+        forward_or_reject(core, now, name, hops.iter().map(|nh| nh.face), all);
     }
 }

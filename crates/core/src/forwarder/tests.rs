@@ -259,6 +259,16 @@ impl RouterHooks for Refuse {
     }
 }
 
+/// The one packet `down` received is a Nack(Congestion), and it ended the only PIT entry.
+fn congestion_nack_ends_the_entry(f: &mut Forwarder, down: FaceId) {
+    match drain(f, down)[..] {
+        [Packet::Nack(n)] => assert_eq!(n.reason, NackReason::Congestion),
+        ref other => panic!("{other:?}"),
+    }
+    assert!(f.core.pit.is_empty());
+    assert_eq!(f.core.counters.rejected, 1);
+}
+
 #[test]
 fn refused_face_falls_back_to_the_next_hop_then_nacks_downstream() {
     let module = RouterModule::Custom(Box::new(refuse(UP1, None)));
@@ -277,12 +287,7 @@ fn refused_face_falls_back_to_the_next_hop_then_nacks_downstream() {
             size: 44,
         },
     );
-    match drain(&mut f, DOWN1)[..] {
-        [Packet::Nack(n)] => assert_eq!(n.reason, NackReason::Congestion),
-        ref other => panic!("{other:?}"),
-    }
-    assert!(f.core.pit.is_empty());
-    assert_eq!(f.core.counters.rejected, 1);
+    congestion_nack_ends_the_entry(&mut f, DOWN1);
 }
 
 #[test]
@@ -298,12 +303,25 @@ fn best_route_skips_the_incoming_face_and_nacks_with_the_refusal_reason() {
     let (mut f, p) = setup(Strategy::BestRoute, module);
     f.handle_interest(Instant(0), UP2, interest(p, 1, 7));
     assert!(drain(&mut f, UP1).is_empty());
-    match drain(&mut f, UP2)[..] {
-        [Packet::Nack(n)] => assert_eq!(n.reason, NackReason::Congestion),
-        ref other => panic!("{other:?}"),
+    congestion_nack_ends_the_entry(&mut f, UP2);
+}
+
+#[test]
+fn every_strategy_nacks_with_the_refusal_reason_when_its_only_next_hop_refuses() {
+    // from UP2, UP1 is the only candidate and the module refuses it with Nack(Congestion):
+    // whichever built-in strategy (and `forward_or_reject` behind the ones other than
+    // best-route) tried it, the downstream gets that reason and the entry ends
+    for strategy in [
+        Strategy::Multicast,
+        Strategy::WeightedMultipath,
+        Strategy::ClassMultipath,
+    ] {
+        let module = RouterModule::Custom(Box::new(refuse(UP1, None)));
+        let (mut f, p) = setup(strategy, module);
+        f.handle_interest(Instant(0), UP2, interest(p, 1, 7));
+        assert!(drain(&mut f, UP1).is_empty());
+        congestion_nack_ends_the_entry(&mut f, UP2);
     }
-    assert!(f.core.pit.is_empty());
-    assert_eq!(f.core.counters.rejected, 1);
 }
 
 /// Tells the test module (over the control plane) how many held Interests its next tick

@@ -67,17 +67,9 @@ impl SchemeConfig for IcpConfig {
                 "set one of them (tau_srtt_factor = 0 or tau_rto = false)".to_string(),
             )];
         }
-        if self.initial_window < self.min_window {
-            return vec![Problem::new(
-                &["initial_window", "min_window"],
-                format!(
-                    "initial_window ({}) is below min_window ({})",
-                    self.initial_window, self.min_window
-                ),
-                format!("set initial_window to at least {}", self.min_window),
-            )];
-        }
-        Vec::new()
+        Problem::window_below_floor(self.initial_window, self.min_window)
+            .into_iter()
+            .collect()
     }
 }
 

@@ -35,6 +35,8 @@ pub mod registry;
 pub mod sf;
 pub mod sieve;
 pub mod strategies;
+#[cfg(test)]
+pub(crate) mod testkit;
 
 pub use registry::{Controller, ControllerConfig, RouterConfig, RouterModule};
 

@@ -255,6 +255,17 @@ impl Problem {
             fix: fix.into(),
         }
     }
+
+    /// The window controllers' cross-check: `initial_window` below `min_window` is a problem.
+    pub fn window_below_floor(initial_window: f64, min_window: f64) -> Option<Problem> {
+        (initial_window < min_window).then(|| {
+            Problem::new(
+                &["initial_window", "min_window"],
+                format!("initial_window ({initial_window}) is below min_window ({min_window})"),
+                format!("set initial_window to at least {min_window}"),
+            )
+        })
+    }
 }
 
 impl std::fmt::Display for Problem {

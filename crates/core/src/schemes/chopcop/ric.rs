@@ -77,16 +77,10 @@ impl SchemeConfig for RicConfig {
                 "set beta1 at most beta2".to_string(),
             ));
         }
-        if self.initial_window < self.min_window {
-            p.push(Problem::new(
-                &["initial_window", "min_window"],
-                format!(
-                    "initial_window ({}) is below min_window ({})",
-                    self.initial_window, self.min_window
-                ),
-                format!("set initial_window to at least {}", self.min_window),
-            ));
-        }
+        p.extend(Problem::window_below_floor(
+            self.initial_window,
+            self.min_window,
+        ));
         p
     }
 }

@@ -32,17 +32,9 @@ crate::scheme_config! {
 
 impl SchemeConfig for CoopconConsumerConfig {
     fn cross_checks(&self) -> Vec<Problem> {
-        if self.initial_window < self.min_window {
-            return vec![Problem::new(
-                &["initial_window", "min_window"],
-                format!(
-                    "initial_window ({}) is below min_window ({})",
-                    self.initial_window, self.min_window
-                ),
-                format!("set initial_window to at least {}", self.min_window),
-            )];
-        }
-        Vec::new()
+        Problem::window_below_floor(self.initial_window, self.min_window)
+            .into_iter()
+            .collect()
     }
 }
 

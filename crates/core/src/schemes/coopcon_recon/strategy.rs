@@ -20,8 +20,8 @@
 //! consumers' business, so the two never both act on it.
 
 use crate::face::FaceId;
-use crate::forwarder::strategy::StrategyHooks;
-use crate::forwarder::{FwCore, SendOutcome};
+use crate::forwarder::strategy::{forward_or_reject, StrategyHooks};
+use crate::forwarder::FwCore;
 use crate::name::{Name, NameId};
 use crate::packet::{Data, NackReason};
 use crate::rng::RngStream;
@@ -158,16 +158,7 @@ impl StrategyHooks for CoopconStrategy {
         }
         let r = self.rng.uniform();
         self.order(prefix, &mut hops, r);
-        let mut reason = None;
-        for &face in &hops {
-            match core.send_interest(now, name, face) {
-                SendOutcome::Refused(r) => reason = r.or(reason),
-                _ => return,
-            }
-        }
-        if let Some(reason) = reason {
-            core.reject_pending_interest(now, name, reason);
-        }
+        forward_or_reject(core, now, name, hops, false);
     }
 
     fn after_receive_data(

@@ -5,27 +5,12 @@ use super::strategy::divert_share;
 use super::*;
 use crate::app::controller::{CongestionController, DataSignal};
 use crate::face::{Face, FaceId, FaceKind, QueueLimit};
-use crate::forwarder::{Forwarder, ForwarderConfig, Strategy};
-use crate::name::{Name, NameId, NameTable};
-use crate::packet::{Data, DataExt, Interest, Packet};
-use crate::rng::{RngStream, StreamKind};
+use crate::forwarder::Forwarder;
+use crate::name::{Name, NameId};
+use crate::packet::{Interest, Packet};
+use crate::schemes::testkit::{self, data, is_marked};
 use crate::schemes::{RouterHooks, RouterModule};
 use crate::time::{Duration, Instant};
-use std::sync::Arc;
-
-fn data(prefix: NameId, seq: u64, mark: bool) -> Data {
-    Data {
-        name: Name::new(prefix, seq),
-        payload: 1000,
-        size: 1100,
-        freshness: Duration::ZERO,
-        created: Instant::ZERO,
-        ext: DataExt {
-            mark,
-            ..Default::default()
-        },
-    }
-}
 
 fn face_with(queued: u32) -> Face {
     let mut f = Face::new(
@@ -46,10 +31,6 @@ fn leaves_marked(r: &mut CoopconRouter, faces: &[Face], p: Packet) -> Packet {
     let mut p = p;
     r.on_dequeue(Instant::ZERO, FaceId(0), &mut p, Duration::ZERO, faces);
     p
-}
-
-fn is_marked(p: &Packet) -> bool {
-    matches!(p, Packet::Data(d) if d.ext.mark)
 }
 
 #[test]
@@ -110,32 +91,8 @@ fn the_divert_share_is_zero_up_to_severe_then_grows_to_its_cap() {
 
 /// Downstream face 0, upstream faces 1 (cost 1, the optimal path) and 2 (cost 5).
 fn node(cfg: CoopconStrategyConfig) -> (Forwarder, NameId) {
-    let mut names = NameTable::new();
-    let prefix = names.intern("/p");
-    let strategy = CoopconStrategy::new(cfg, RngStream::new(3, 0, StreamKind::Node, 1));
-    let mut f = Forwarder::new(
-        Arc::new(names),
-        ForwarderConfig {
-            strategy: Strategy::Custom(Box::new(strategy)),
-            cs_capacity: 0,
-            nack_overhead: 4,
-        },
-        RouterModule::None,
-        RngStream::new(3, 0, StreamKind::Node, 0),
-    );
-    let limit = QueueLimit::Packets(u32::MAX);
-    f.add_face(FaceKind::Net { peer: 0, link: 0 }, limit);
-    for (k, c) in [1, 5].into_iter().enumerate() {
-        let face = f.add_face(
-            FaceKind::Net {
-                peer: k as u32 + 1,
-                link: k as u32 + 1,
-            },
-            limit,
-        );
-        f.add_route(prefix, face, c);
-    }
-    (f, prefix)
+    let strategy = |rng| CoopconStrategy::new(cfg, rng);
+    testkit::node(strategy, RouterModule::None, &[1, 5], 3)
 }
 
 /// One Interest, answered on the face it left on (marked if `mark(face)`); returns that face.
@@ -201,16 +158,7 @@ fn the_optimal_path_takes_everything_until_its_marks_say_severe() {
 }
 
 fn sig(seq: u64, rtt_ms: u64, marked: bool) -> DataSignal {
-    DataSignal {
-        seq,
-        rtt: Duration::from_millis(rtt_ms),
-        retransmitted: false,
-        marked,
-        rate_stamp: None,
-        class: 0,
-        segments: 1,
-        marked_segments: u32::from(marked),
-    }
+    DataSignal::one(seq, Duration::from_millis(rtt_ms), marked)
 }
 
 fn deliver(c: &mut CoopconConsumer, now_ms: u64, seq: u64, marked: bool) {

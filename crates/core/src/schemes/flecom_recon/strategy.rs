@@ -17,8 +17,8 @@
 //! `ratio`.
 
 use crate::face::FaceId;
-use crate::forwarder::strategy::StrategyHooks;
-use crate::forwarder::{FwCore, SendOutcome};
+use crate::forwarder::strategy::{forward_or_reject, StrategyHooks};
+use crate::forwarder::FwCore;
 use crate::name::{Name, NameId};
 use crate::packet::{Data, NackReason};
 use crate::rng::RngStream;
@@ -190,16 +190,7 @@ impl StrategyHooks for FlecomStrategy {
         let r = self.rng.uniform();
         // the pick first, then (if the router module refuses it) the others by ratio
         crate::mechanisms::ratio_pick::order_by_ratio(&mut hops, r);
-        let mut reason = None;
-        for &(face, _) in &hops {
-            match core.send_interest(now, name, face) {
-                SendOutcome::Refused(r) => reason = r.or(reason),
-                _ => return,
-            }
-        }
-        if let Some(reason) = reason {
-            core.reject_pending_interest(now, name, reason);
-        }
+        forward_or_reject(core, now, name, hops.iter().map(|h| h.0), false);
     }
 
     fn after_receive_data(

@@ -7,41 +7,17 @@ use super::strategy::shift_ratio;
 use super::*;
 use crate::app::controller::{CongestionController, DataSignal};
 use crate::face::{Face, FaceId, FaceKind, QueueLimit};
-use crate::forwarder::{Forwarder, ForwarderConfig, Strategy};
-use crate::name::{Name, NameId, NameTable};
-use crate::packet::{Data, DataExt, Interest, Packet};
-use crate::rng::{RngStream, StreamKind};
+use crate::forwarder::Forwarder;
+use crate::name::NameId;
+use crate::packet::Packet;
+use crate::schemes::testkit::{self, data, interest, weights};
 use crate::schemes::{InterestVerdict, ModuleAction, RouterHooks, RouterModule};
 use crate::time::{Duration, Instant};
-use std::sync::Arc;
 
 const P: NameId = NameId(1);
 
 fn ms(t: u64) -> Instant {
     Instant(t * 1_000_000)
-}
-
-fn data(prefix: NameId, seq: u64, mark: bool) -> Data {
-    Data {
-        name: Name::new(prefix, seq),
-        payload: 1000,
-        size: 1100,
-        freshness: Duration::ZERO,
-        created: Instant::ZERO,
-        ext: DataExt {
-            mark,
-            ..Default::default()
-        },
-    }
-}
-
-fn interest(prefix: NameId, seq: u64) -> Interest {
-    Interest::new(
-        Name::new(prefix, seq),
-        seq as u32,
-        Duration::from_secs(1),
-        40,
-    )
 }
 
 fn faces() -> Vec<Face> {
@@ -214,37 +190,14 @@ fn a_marked_data_moves_a_share_of_its_ratio_to_the_uncongested_alternatives() {
 /// Downstream face 0, upstream faces 1.. with the given costs, the FleCom-recon strategy
 /// (g = 0.05, shift 0.05) and router module.
 fn node(costs: &[u32]) -> (Forwarder, NameId) {
-    let mut names = NameTable::new();
-    let prefix = names.intern("/p");
     let cfg = FlecomStrategyConfig {
         gain: 0.05,
         shift: 0.05,
         ..Default::default()
     };
-    let strategy = FlecomStrategy::new(cfg, RngStream::new(5, 0, StreamKind::Node, 1));
-    let mut f = Forwarder::new(
-        Arc::new(names),
-        ForwarderConfig {
-            strategy: Strategy::Custom(Box::new(strategy)),
-            cs_capacity: 0,
-            nack_overhead: 4,
-        },
-        RouterModule::FlecomRecon(FlecomRouter::new(Default::default())),
-        RngStream::new(5, 0, StreamKind::Node, 0),
-    );
-    let limit = QueueLimit::Packets(u32::MAX);
-    f.add_face(FaceKind::Net { peer: 0, link: 0 }, limit);
-    for (k, &c) in costs.iter().enumerate() {
-        let face = f.add_face(
-            FaceKind::Net {
-                peer: k as u32 + 1,
-                link: k as u32 + 1,
-            },
-            limit,
-        );
-        f.add_route(prefix, face, c);
-    }
-    (f, prefix)
+    let strategy = |rng| FlecomStrategy::new(cfg, rng);
+    let module = RouterModule::FlecomRecon(FlecomRouter::new(Default::default()));
+    testkit::node(strategy, module, costs, 5)
 }
 
 /// One Interest at `now`, answered on the face it left on (marked if `mark(face)`); the
@@ -294,12 +247,7 @@ fn with_an_uncongested_alternative_marks_move_traffic_without_one_they_shape() {
     assert!((gauges(&f, 1)[1] - 0.05).abs() < 1e-12, "marked share g·1");
     assert_eq!(module(&f).shapings, 0);
     // the FIB weights mirror the ratios (weighted tools read them)
-    let w: Vec<f64> = f
-        .core
-        .nexthops(Name::new(p, 0))
-        .iter()
-        .map(|h| h.weight)
-        .collect();
+    let w = weights(&f, p);
     assert!((w[0] - 0.95).abs() < 1e-12 && (w[1] - 0.05).abs() < 1e-12);
     // once both next hops return marks, a mark shapes instead of moving
     let mut seq = 1;
@@ -333,16 +281,7 @@ fn with_an_uncongested_alternative_marks_move_traffic_without_one_they_shape() {
 }
 
 fn sig(seq: u64, marked: bool) -> DataSignal {
-    DataSignal {
-        seq,
-        rtt: Duration::from_millis(100),
-        retransmitted: false,
-        marked,
-        rate_stamp: None,
-        class: 0,
-        segments: 1,
-        marked_segments: u32::from(marked),
-    }
+    DataSignal::one(seq, Duration::from_millis(100), marked)
 }
 
 fn deliver(c: &mut FlecomConsumer, seq: u64, marked: bool) {

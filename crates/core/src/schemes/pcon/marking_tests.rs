@@ -3,7 +3,8 @@
 use super::*;
 use crate::face::{FaceKind, QueueLimit};
 use crate::name::{Name, NameId};
-use crate::packet::{Data, DataExt, Interest, Nack, NackReason};
+use crate::packet::{Interest, Nack, NackReason};
+use crate::schemes::testkit::{self, is_marked};
 
 const MS: u64 = 1_000_000;
 
@@ -78,21 +79,7 @@ fn interest(size: u32) -> Packet {
 }
 
 fn data(mark: bool) -> Packet {
-    Packet::Data(Data {
-        name: Name::new(NameId(1), 0),
-        payload: 1000,
-        size: 1100,
-        freshness: Duration::ZERO,
-        created: Instant::ZERO,
-        ext: DataExt {
-            mark,
-            ..Default::default()
-        },
-    })
-}
-
-fn is_marked(p: &Packet) -> bool {
-    matches!(p, Packet::Data(d) if d.ext.mark)
+    Packet::Data(testkit::data(NameId(1), 0, mark))
 }
 
 /// Through the hook: every packet type runs the schedule (an Interest or a Nack spends a mark),

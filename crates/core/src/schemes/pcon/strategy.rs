@@ -15,7 +15,7 @@
 //! per face as the gauge `ratio` (column `scheme_ratio`).
 
 use crate::face::FaceId;
-use crate::forwarder::strategy::StrategyHooks;
+use crate::forwarder::strategy::{forward_or_reject, StrategyHooks};
 use crate::forwarder::FwCore;
 use crate::name::{Name, NameId};
 use crate::packet::{Data, NackReason};
@@ -172,26 +172,9 @@ impl StrategyHooks for PconStrategy {
         // the pick first, then (if the router module refuses it) the others by ratio
         crate::mechanisms::ratio_pick::order_by_ratio(&mut hops, r);
         let probe = r <= self.cfg.probe && hops.len() > 1;
-        let mut accepted = false;
-        let mut reason = None;
-        for &(face, _) in &hops {
-            let out = core.send_interest(now, name, face);
-            if out.accepted() {
-                accepted = true;
-                if !probe {
-                    break;
-                }
-            } else if let crate::forwarder::SendOutcome::Refused(r) = out {
-                reason = r.or(reason);
-            }
-        }
+        forward_or_reject(core, now, name, hops.iter().map(|h| h.0), probe);
         if probe {
             self.probes += 1;
-        }
-        if !accepted {
-            if let Some(reason) = reason {
-                core.reject_pending_interest(now, name, reason);
-            }
         }
     }
 

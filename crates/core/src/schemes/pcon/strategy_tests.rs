@@ -1,14 +1,10 @@
 //! The PCON strategy's ratio law, pick, probing and reactions, on one forwarder.
 
 use super::*;
-use crate::face::{FaceKind, QueueLimit};
-use crate::forwarder::{Forwarder, ForwarderConfig, Strategy};
-use crate::name::NameTable;
-use crate::packet::{Data, DataExt, Interest, Packet};
-use crate::rng::StreamKind;
+use crate::forwarder::Forwarder;
+use crate::packet::Packet;
+use crate::schemes::testkit::{self, data, interest, weights};
 use crate::schemes::RouterModule;
-use crate::time::Duration;
-use std::sync::Arc;
 
 /// Downstream face 0, upstream faces 1.. with the given costs; returns the forwarder and the
 /// prefix.
@@ -18,55 +14,8 @@ fn node(cfg: PconStrategyConfig, costs: &[u32]) -> (Forwarder, NameId) {
 
 /// As [`node`], with the run seed `seed`.
 fn node_seeded(cfg: PconStrategyConfig, costs: &[u32], seed: u64) -> (Forwarder, NameId) {
-    let mut names = NameTable::new();
-    let prefix = names.intern("/p");
-    let strategy = PconStrategy::new(cfg, RngStream::new(seed, 0, StreamKind::Node, 1));
-    let mut f = Forwarder::new(
-        Arc::new(names),
-        ForwarderConfig {
-            strategy: Strategy::Custom(Box::new(strategy)),
-            cs_capacity: 0,
-            nack_overhead: 4,
-        },
-        RouterModule::None,
-        RngStream::new(seed, 0, StreamKind::Node, 0),
-    );
-    let limit = QueueLimit::Packets(u32::MAX);
-    f.add_face(FaceKind::Net { peer: 0, link: 0 }, limit);
-    for (k, &c) in costs.iter().enumerate() {
-        let face = f.add_face(
-            FaceKind::Net {
-                peer: k as u32 + 1,
-                link: k as u32 + 1,
-            },
-            limit,
-        );
-        f.add_route(prefix, face, c);
-    }
-    (f, prefix)
-}
-
-fn interest(prefix: NameId, seq: u64) -> Interest {
-    Interest::new(
-        Name::new(prefix, seq),
-        seq as u32,
-        Duration::from_secs(1),
-        40,
-    )
-}
-
-fn data(prefix: NameId, seq: u64, mark: bool) -> Data {
-    Data {
-        name: Name::new(prefix, seq),
-        payload: 1000,
-        size: 1100,
-        freshness: Duration::ZERO,
-        created: Instant::ZERO,
-        ext: DataExt {
-            mark,
-            ..Default::default()
-        },
-    }
+    let strategy = |rng| PconStrategy::new(cfg, rng);
+    testkit::node(strategy, RouterModule::None, costs, seed)
 }
 
 /// Drains every upstream queue; returns how many Interests each face (index) sent.
@@ -130,12 +79,7 @@ fn starts_on_the_cheapest_and_shifts_two_percent_of_p_per_marked_data() {
     round_trip(&mut f, p, 1, true);
     assert!(close(&ratios(&f), &[0.01, 0.98, 0.01]));
     // the FIB weights mirror the ratios
-    let w: Vec<f64> = f
-        .core
-        .nexthops(Name::new(p, 0))
-        .iter()
-        .map(|h| h.weight)
-        .collect();
+    let w = weights(&f, p);
     assert!(close(&w, &[0.98, 0.01, 0.01]), "{w:?} (cost order)");
     // unmarked Data changes nothing
     f.handle_interest(Instant(5000), FaceId(0), interest(p, 2));

@@ -49,16 +49,10 @@ impl SchemeConfig for SieveConsumerConfig {
                 "set per_window = true, or remove start_per_data",
             ));
         }
-        if self.initial_window < self.min_window {
-            problems.push(Problem::new(
-                &["initial_window", "min_window"],
-                format!(
-                    "initial_window ({}) is below min_window ({})",
-                    self.initial_window, self.min_window
-                ),
-                format!("set initial_window to at least {}", self.min_window),
-            ));
-        }
+        problems.extend(Problem::window_below_floor(
+            self.initial_window,
+            self.min_window,
+        ));
         problems
     }
 }
